@@ -1,0 +1,337 @@
+"""The C printer: an if-converted function becomes vector C through one ISA table.
+
+Uniform values print as plain scalar C; varying values go through the table (``isa``); a uniform
+value meeting a varying one is broadcast (``splat``). Each group of statements is headed by a
+comment with the scalar source line it came from.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from expand import types as T
+from expand.cprint import cexpr, const_text, literal_type
+from expand.diagnostics import error
+from expand.ir import (
+    MASK, Assign, BitCast, Binary, Call, Cast, Cond, Const, Expr, ExprStmt, Index, Member, Stmt, Symbol, Unary,
+    Var,
+)
+from expand.shape import Shapes
+from predication.ifconvert import Linear
+
+from .isa import lane_kind, scalar_ctype
+
+CMP = ("==", "!=", "<", "<=", ">", ">=")
+
+
+class FunctionPrinter:
+    def __init__(self, isa, lin: Linear, shapes: Shapes, prefix: str, expandable: set[str]) -> None:
+        self.isa = isa
+        self.lin = lin
+        self.sh = shapes
+        self.prefix = prefix
+        self.expandable = expandable
+        self.lines: list[str] = []
+        self.indent = "    "
+        self.cur_mask: Symbol | None = None
+        self.tmp_count = 0
+        self.extra_decls: list[str] = []
+        self.used_names = {s.name for s in lin.fn.locals} | {p.name for p in lin.fn.params}
+        self._src_cache: dict[str, list[str]] = {}
+
+    # ------------------------------------------------------------------ helpers
+    def k(self, t: T.CType) -> str:
+        try:
+            return lane_kind(t)
+        except TypeError:
+            raise error(None, f"values of type '{t}' cannot be vectorized") from None
+
+    def fresh(self, base: str) -> str:
+        name = base
+        n = 1
+        while name in self.used_names:
+            n += 1
+            name = f"{base}_{n}"
+        self.used_names.add(name)
+        return name
+
+    def source_line(self, coord) -> str:
+        if coord is None:
+            return ""
+        lines = self._src_cache.get(coord.file)
+        if lines is None:
+            try:
+                lines = Path(coord.file).read_text(errors="replace").splitlines()
+            except OSError:
+                lines = []
+            if coord.file == self.lin.fn.coord.file and not lines:
+                lines = []
+            self._src_cache[coord.file] = lines
+        if 0 < coord.line <= len(lines):
+            return " ".join(lines[coord.line - 1].split()).replace("*/", "* /")
+        return ""
+
+    # ------------------------------------------------------------------ expressions
+    def scalar(self, e: Expr) -> str:
+        """A uniform expression as scalar C."""
+        return cexpr(e)
+
+    def splat_const(self, c: Const, k: str) -> str:
+        if isinstance(c.value, float) or k[0] == "f":
+            text = const_text(c) if isinstance(c.value, float) else str(c.value)
+            if k == "f32" and isinstance(c.value, float) and not text.lower().endswith("f"):
+                text = f"(float){text}" if not text.startswith("(") else text
+            return self.isa.splat(k, text)
+        text = c.text or str(c.value)
+        lt = literal_type(text)
+        want = {"i": True, "u": False}[k[0]]
+        if lt is not None and lt.bits == int(k[1:]) and lt.signed == want and lt.wrap(int(text, 0) if not text.startswith('0') or text.lower().startswith('0x') or text == '0' else int(text, 8)) == c.value:
+            return self.isa.splat(k, text)
+        return self.isa.splat(k, f"({scalar_ctype(k)}){const_text(c)}" if not const_text(c).startswith("(") else const_text(c))
+
+    def vec(self, e: Expr) -> str:
+        """``e`` as a vector of its lane kind (broadcast if uniform)."""
+        if isinstance(e.type, type(MASK)):
+            return self.mask(e)
+        k = self.k(e.type)
+        if not self.sh.varying(e):
+            if isinstance(e, Const):
+                return self.splat_const(e, k)
+            return self.isa.splat(k, self.scalar(e))
+        return self.varying(e, k)
+
+    def varying(self, e: Expr, k: str) -> str:
+        isa = self.isa
+        if isinstance(e, Var):
+            return e.sym.name
+        if isinstance(e, Binary):
+            if e.op in CMP or e.op in ("&&", "||"):
+                return isa.mask_to_int(self.mask(e)) if k in ("i32", "u32") else \
+                    isa.convert("i32", k, isa.mask_to_int(self.mask(e)))
+            if e.op in ("<<", ">>"):
+                if not self.sh.varying(e.right):
+                    return isa.shift(e.op, k, self.vec(e.left), self.scalar(e.right), True)
+                n = self.vec(e.right)
+                rk = self.k(e.right.type)
+                if rk != k:
+                    n = isa.convert(rk, k, n)
+                return isa.shift(e.op, k, self.vec(e.left), n, False)
+            a, b = self.vec(e.left), self.vec(e.right)
+            if e.op in ("/", "%") and k[0] != "f" and self.cur_mask is not None:
+                b = isa.select(k, self.cur_mask.name, b, isa.splat(k, "1"))
+            return isa.binop(e.op, k, a, b)
+        if isinstance(e, Unary):
+            if e.op == "!":
+                return isa.mask_to_int(self.mask(e))
+            if e.op == "*":
+                return self.load(e, k)
+            return isa.unop(e.op, k, self.vec(e.operand))
+        if isinstance(e, Cond):
+            return isa.select(k, self.mask(e.cond), self.vec(e.then), self.vec(e.els))
+        if isinstance(e, Cast):
+            sk = self.k(e.operand.type)
+            v = self.vec(e.operand)
+            if isinstance(e.type, T.Int) and e.type.is_bool:
+                return isa.mask_to_int(isa.int_to_mask(sk, v))
+            return v if sk == k else isa.convert(sk, k, v)
+        if isinstance(e, BitCast):
+            sk = self.k(e.operand.type)
+            v = self.vec(e.operand)
+            return v if sk == k else isa.bitcast(sk, k, v)
+        if isinstance(e, (Index, Member)):
+            return self.gather(e, k)
+        if isinstance(e, Call):
+            raise error(e.coord, f"internal: call to '{e.func}' inside an expression")
+        raise error(None, f"cannot vectorize expression {type(e).__name__}")
+
+    def load(self, e: Unary, k: str) -> str:
+        p = e.operand
+        if isinstance(p, Var) and p.sym.kind == "param":
+            return self.isa.load(k, p.sym.name)
+        raise error(None, "only dereferences of pointer parameters can be vectorized",
+                    "pass the value itself, or a pointer parameter")
+
+    def gather(self, e: Expr, k: str) -> str:
+        """A table read with a varying index: one scalar load per lane (safe index in inactive lanes)."""
+        binds: dict[int, tuple[str, str]] = {}
+
+        def lane_text(n: Expr, lane: int) -> str:
+            if not self.sh.varying(n):
+                return cexpr(n)
+            if isinstance(n, Index):
+                if self.sh.varying(n.base):
+                    raise error(None, "loads through varying pointers are not supported yet")
+                idx = n.index
+                key = id(idx)
+                if key not in binds:
+                    ik = self.k(idx.type)
+                    v = self.vec(idx)
+                    if self.cur_mask is not None:
+                        v = self.isa.select(ik, self.cur_mask.name, v, self.isa.splat(ik, "0"))
+                    name = self.fresh(f"{cexpr(n.base).split('.')[-1].split('[')[0].strip('_')}_idx")
+                    self.lines.append(f"{self.indent}{self.isa.vtype(ik)} {name} = {v};")
+                    binds[key] = (name, ik)
+                name, ik = binds[key]
+                return f"{cexpr(n.base)}[{self.isa.extract(ik, name, lane)}]"
+            if isinstance(n, Member):
+                return f"{lane_text(n.base, lane)}{'->' if n.arrow else '.'}{n.name}"
+            raise error(None, "this varying memory access is not supported yet")
+
+        return self.isa.build(k, [lane_text(e, lane) for lane in range(self.isa.lanes)])
+
+    def mask(self, e: Expr) -> str:
+        isa = self.isa
+        if isinstance(e, Var) and e.sym.type == MASK:
+            return e.sym.name
+        if not self.sh.varying(e):
+            return isa.int_to_mask("i32", isa.splat("i32", f"({self.scalar(e)}) != 0"))
+        if isinstance(e, Binary) and e.op == "&&":
+            return isa.mask_and(self.mask(e.left), self.mask(e.right))
+        if isinstance(e, Binary) and e.op == "||":
+            return isa.mask_or(self.mask(e.left), self.mask(e.right))
+        if isinstance(e, Unary) and e.op == "!":
+            return isa.mask_not(self.mask(e.operand))
+        if isinstance(e, Binary) and e.op in CMP:
+            k = self.k(e.left.type)
+            return isa.cmp(e.op, k, self.vec(e.left), self.vec(e.right))
+        return isa.int_to_mask(self.k(e.type), self.vec(e))
+
+    # ------------------------------------------------------------------ statements
+    def emit(self, s: Stmt) -> None:
+        isa = self.isa
+        ind = self.indent
+        self.cur_mask = getattr(s, "mask", None)
+        m = self.cur_mask
+        if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym.type == MASK:
+            self.lines.append(f"{ind}{s.target.sym.name} = {self.mask(s.value)};")
+            return
+        if isinstance(s, Assign) and isinstance(s.value, Call) or isinstance(s, ExprStmt):
+            call = s.value if isinstance(s, Assign) else s.expr
+            assert isinstance(call, Call)
+            target = s.target if isinstance(s, Assign) else None
+            self.call(call, target, m, getattr(s, "blend", False))
+            return
+        assert isinstance(s, Assign)
+        tgt = s.target
+        if isinstance(tgt, Var):
+            name = tgt.sym.name
+            if not self.sh.is_varying_sym(tgt.sym):
+                self.lines.append(f"{ind}{name} = {self.scalar(s.value)};")
+                return
+            k = self.k(tgt.sym.type)
+            v = self.vec(s.value)
+            if m is not None and s.blend:
+                v = isa.select(k, m.name, v, name)
+            self.lines.append(f"{ind}{name} = {v};")
+            return
+        if isinstance(tgt, Unary) and tgt.op == "*" and isinstance(tgt.operand, Var) and tgt.operand.sym.kind == "param":
+            p = tgt.operand.sym.name
+            k = self.k(tgt.type)
+            v = self.vec(s.value)
+            if m is not None:
+                v = isa.select(k, m.name, v, isa.load(k, p))
+            self.lines.append(f"{ind}{isa.store(k, p, v)};")
+            return
+        raise error(s.coord, "this assignment cannot be vectorized",
+                    "assign to local variables or through pointer parameters")
+
+    def call(self, call: Call, target: Expr | None, m: Symbol | None, blend: bool) -> None:
+        isa = self.isa
+        ind = self.indent
+        if call.func in self.expandable:
+            args = [self.vec(a) for a in call.args]
+            text = f"{self.prefix}{call.func}({', '.join(args)})"
+            if target is None:
+                self.lines.append(f"{ind}{text};")
+                return
+            assert isinstance(target, Var)
+            k = self.k(target.type)
+            if m is not None and blend:
+                text = isa.select(k, m.name, text, target.sym.name)
+            self.lines.append(f"{ind}{target.sym.name} = {text};")
+            return
+        # Not expandable: unpack, call once per active lane, pack.
+        n = isa.lanes
+        body: list[str] = []
+        arg_texts: list[str] = []
+        for i, a in enumerate(call.args):
+            if not self.sh.varying(a):
+                arg_texts.append(self.scalar(a))
+                continue
+            k = self.k(a.type)
+            base = a.sym.name if isinstance(a, Var) else f"arg{i}"
+            arr = self.fresh(f"{base}_lanes")
+            body.append(f"{scalar_ctype(k)} {arr}[{n}];")
+            body.append(f"{isa.storeu(k, arr, self.vec(a))};")
+            arg_texts.append(f"{arr}[lane]")
+        res = None
+        if target is not None:
+            assert isinstance(target, Var)
+            k = self.k(target.type)
+            res = self.fresh(f"{target.sym.name}_lanes")
+            if blend:
+                body.append(f"{scalar_ctype(k)} {res}[{n}];")
+                body.append(f"{isa.storeu(k, res, target.sym.name)};")
+            else:
+                body.append(f"{scalar_ctype(k)} {res}[{n}] = {{0}};")
+        callt = f"{call.func}({', '.join(arg_texts)})"
+        stmt = f"{res}[lane] = {callt};" if res else f"{callt};"
+        if m is not None:
+            on = self.fresh("on")
+            body.append(f"unsigned {on} = {isa.mask_bits(m.name)};")
+            body.append(f"for (int lane = 0; lane < {n}; lane++)")
+            body.append(f"    if ({on} >> lane & 1)")
+            body.append(f"        {stmt}")
+        else:
+            body.append(f"for (int lane = 0; lane < {n}; lane++)")
+            body.append(f"    {stmt}")
+        if res:
+            body.append(f"{target.sym.name} = {isa.loadu(self.k(target.type), res)};")
+        self.lines.append(f"{ind}{{")
+        self.lines.extend(f"{ind}    {b}" for b in body)
+        self.lines.append(f"{ind}}}")
+
+    # ------------------------------------------------------------------ function
+    def function(self, name: str, used: set[Symbol]) -> str:
+        isa = self.isa
+        fn = self.lin.fn
+        params = []
+        for p in fn.params:
+            if isinstance(p.type, T.Pointer):
+                tgt = p.type.target
+                if not tgt.is_arith():
+                    raise error(p.coord, f"parameter '{p.name}' of type '{p.type}' cannot be expanded",
+                                "pointer parameters must point to int or float values")
+                params.append(f"{isa.mtype(self.k(tgt))} *{p.name}")
+            elif p.type.is_arith():
+                params.append(f"{isa.vtype(self.k(p.type))} {p.name}")
+            else:
+                raise error(p.coord, f"parameter '{p.name}' of type '{p.type}' cannot be expanded",
+                            "expand takes int, float and pointer parameters")
+        ret = "void" if isinstance(fn.ret, T.Void) else isa.vtype(self.k(fn.ret))
+        body_start = len(self.lines)
+        last_line = None
+        for s in self.lin.stmts:
+            co = s.coord
+            if co is not None and (co.file, co.line) != last_line:
+                text = self.source_line(co)
+                if text:
+                    self.lines.append(f"{self.indent}/* {text} */")
+                last_line = (co.file, co.line)
+            self.emit(s)
+        r = self.lin.ret
+        if r.value is not None:
+            self.lines.append(f"{self.indent}return {self.vec(r.value)};")
+        body = self.lines[body_start:]
+        decls = []
+        for sym in fn.locals:
+            if sym not in used:
+                continue
+            if sym.type == MASK:
+                decls.append(f"{self.indent}{isa.mask_type()} {sym.name};")
+            elif self.sh.is_varying_sym(sym):
+                decls.append(f"{self.indent}{isa.vtype(self.k(sym.type))} {sym.name};")
+            else:
+                decls.append(f"{self.indent}{sym.type} {sym.name};")
+        head = f"{ret} {name}({', '.join(params) or 'void'})"
+        return "\n".join([head, "{", *decls, *body, "}"]) + "\n"

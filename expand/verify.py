@@ -1,0 +1,570 @@
+"""The built-in differential test: a scalar C function against its vector expansion, bit for bit.
+
+``verify`` writes a C harness that ``#include``s the generated vector file, feeds the same inputs
+to the scalar function (one element at a time) and to the vector function (one gang of
+``isa.lanes`` elements at a time) and compares every output lane by bit pattern (floats included:
+NaN payloads and the sign of zero count). Inputs are an edge set per parameter type (embedded as
+hex arrays) followed by random inputs drawn in C from a seeded splitmix64 generator.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import shlex
+import shutil
+import struct
+import subprocess
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from emit.isa import lane_kind, scalar_ctype
+from expand.types import BASIC_TYPES, CType, Float, Int, Pointer, Void, strip_spelling
+
+#: Most edge combinations tested when the cross product of several edge sets is larger.
+EDGE_CAP = 300_000
+#: Mismatches printed in detail (all are counted).
+MAX_PRINTED = 10
+COMPILE_FLAGS = ["-O2", "-Wall", "-Werror", "-ffp-contract=off"]
+COMPILE_TIMEOUT = 600
+RUN_TIMEOUT = 1800
+
+
+class IsaLike(Protocol):
+    """What ``verify`` uses of an ISA table (see emit/isa.py)."""
+
+    name: str
+    lanes: int
+    cflags: list[str]
+    cc: list[str]
+    run_prefix: list[str]
+
+    def vtype(self, k: str) -> str: ...
+
+    def mtype(self, k: str) -> str: ...
+
+    def loadu(self, k: str, ptr: str) -> str: ...
+
+    def storeu(self, k: str, ptr: str, v: str) -> str: ...
+
+
+@dataclass
+class Param:
+    """A parameter of the scalar function: an Int/Float value, or a Pointer(Int|Float) in/out."""
+
+    name: str
+    type: CType
+
+
+@dataclass
+class VerifyReport:
+    """The outcome of one differential test."""
+
+    ok: bool
+    inputs: int
+    edge_inputs: int
+    random_inputs: int
+    mismatches: int
+    summary: str
+    details: str
+    harness_c: str
+    workdir: Path | None = field(default=None)  # set when the temporary files were kept
+
+
+# ----------------------------------------------------------------------------- edge values
+
+
+def _f32(x: float) -> int | None:
+    try:
+        return struct.unpack("<I", struct.pack("<f", x))[0]
+    except OverflowError:
+        return None
+
+
+def _f64(x: float) -> int | None:
+    try:
+        return struct.unpack("<Q", struct.pack("<d", x))[0]
+    except OverflowError:
+        return None
+
+
+def _float_edges(bits: int, constants: Iterable[int | float]) -> list[int]:
+    if bits == 32:
+        sign, mant_bits, emin, emax, to_bits = 1 << 31, 23, -126, 127, _f32
+        nans = [0x7FC00000, 0x7FA00000, 0x7F800001, 0x7FFFFFFF, 0x7FC00001, 0x7FBFFFFF]
+        ulp_range = range(-24, 33)
+    else:
+        sign, mant_bits, emin, emax, to_bits = 1 << 63, 52, -1022, 1023, _f64
+        nans = [0x7FF8000000000000, 0x7FF4000000000000, 0x7FF0000000000001, 0x7FFFFFFFFFFFFFFF,
+                0x7FF8000000000001, 0x7FF7FFFFFFFFFFFF]
+        ulp_range = range(-53, 66)
+    mask = (1 << bits) - 1
+    inf = ((1 << (bits - 1 - mant_bits)) - 1) << mant_bits
+    one = to_bits(1.0)
+    assert one is not None
+    pos: list[int] = [0, one, inf, *nans,
+                      1, (1 << mant_bits) - 1,  # smallest and largest subnormal
+                      1 << mant_bits, inf - 1]  # smallest and largest normal
+    for e in range(emin - mant_bits, emax + 1):  # every power of two
+        b = to_bits(math.ldexp(1.0, e))
+        assert b is not None
+        pos.append(b)
+    for e in ulp_range:  # one ulp either side of powers of two around 1
+        b = to_bits(math.ldexp(1.0, e))
+        assert b is not None
+        pos += [b - 1, b + 1]
+    for n in range(9):  # halfway cases of rounding functions
+        b = to_bits(n + 0.5)
+        assert b is not None
+        pos.append(b)
+    for c in constants:
+        vals: list[float] = [float(c)]
+        if isinstance(c, int) and not isinstance(c, bool):
+            vals += [float(c - 1), float(c + 1)]
+            for d in (c - 1, c, c + 1):
+                if 0 <= d <= mask:  # the float whose bit pattern is the constant
+                    pos.append(d)
+                if bits == 64 and 0 <= d < 1 << 32:  # high word compares (GET_HIGH_WORD)
+                    pos += [d << 32, (d << 32) | 0xFFFFFFFF]
+        for v in vals:
+            b = to_bits(v)
+            if b is not None:
+                pos += [b, b + 1] + ([b - 1] if b & ~sign & mask else [])
+    out: list[int] = []
+    for b in pos:
+        b &= mask
+        out += [b, b ^ sign]
+    return _dedupe(out)
+
+
+def _int_edges(t: Int, constants: Iterable[int | float]) -> list[int]:
+    if t.is_bool:
+        return [0, 1]
+    vals = [0, 1, -1, t.min, t.max, t.min + 1, t.max - 1]
+    for k in range(t.bits):
+        p = 1 << k
+        vals += [p, -p, p - 1, p + 1]
+    for c in constants:
+        if isinstance(c, bool) or not isinstance(c, int):
+            if isinstance(c, float) and c.is_integer():
+                c = int(c)
+            else:
+                continue
+        if t.min <= c <= t.max or 0 <= c < 1 << t.bits:
+            vals += [c - 1, c, c + 1]
+    mask = (1 << t.bits) - 1
+    return _dedupe(v & mask for v in vals if _in_range(t, v))
+
+
+def _in_range(t: Int, v: int) -> bool:
+    return t.min <= v <= t.max or 0 <= v < 1 << t.bits
+
+
+def _dedupe(xs: Iterable[int]) -> list[int]:
+    return list(dict.fromkeys(xs))
+
+
+def edge_values(t: CType, constants: Iterable[int | float] = ()) -> list[int]:
+    """The edge inputs of scalar type ``t`` as bit patterns (two's complement for ints)."""
+    t = strip_spelling(t)
+    consts = list(constants)
+    if isinstance(t, Float):
+        return _float_edges(t.bits, consts)
+    if isinstance(t, Int):
+        return _int_edges(t, consts)
+    raise TypeError(f"no edge values for type {t}")
+
+
+# ----------------------------------------------------------------------------- harness
+
+
+def _spell(t: CType) -> str:
+    """A spelling of ``t`` for the scalar prototype that stays ABI- and type-compatible."""
+    if isinstance(t, Pointer):
+        return f"{_spell(t.target)} *"
+    if isinstance(t, (Int, Float)):
+        if tuple(sorted(t.spelling.split())) in BASIC_TYPES:
+            return t.spelling
+        return strip_spelling(t).spelling
+    if isinstance(t, Void):
+        return "void"
+    raise TypeError(f"unsupported parameter type {t}")
+
+
+def _cls(t: CType) -> int:
+    """Printing class of a lane type: 0 float, 1 signed int, 2 unsigned int."""
+    if isinstance(t, Float):
+        return 0
+    assert isinstance(t, Int)
+    return 1 if t.signed and not t.is_bool else 2
+
+
+def _hex_array(name: str, vals: Sequence[int]) -> str:
+    rows = [", ".join(f"0x{v:x}ULL" for v in vals[i:i + 8]) for i in range(0, len(vals), 8)]
+    body = ",\n    ".join(rows) if rows else "0"
+    return f"static const uint64_t {name}[] = {{\n    {body}\n}};\n"
+
+
+def _rand_fn(i: int, t: CType) -> str:
+    """C function returning the bit pattern of one random value of type ``t``."""
+    lines = [f"static uint64_t vfy_rand{i}(void) {{", "    uint64_t c = vfy_next(), v = vfy_next();"]
+    if isinstance(t, Float):
+        mb, bias = (23, 127) if t.bits == 32 else (52, 1023)
+        lines += [
+            f"    if (c & 1) return v & 0x{(1 << t.bits) - 1:x}ULL;",
+            "    /* sign * 2^uniform(-20,20) * mantissa */",
+            (f"    return ((c >> 1) & 1) << {t.bits - 1}"
+             f" | (uint64_t)({bias} - 20 + (int)((c >> 8) % 41)) << {mb} | (v & 0x{(1 << mb) - 1:x}ULL);"),
+        ]
+    else:
+        assert isinstance(t, Int)
+        if t.is_bool:
+            lines.append("    return (c ^ v) & 1;")
+        else:
+            lo, hi = (max(t.min, -1000), min(t.max, 1000)) if t.signed else (0, min(t.max, 2000))
+            mask = (1 << t.bits) - 1
+            lines += [
+                f"    if (c & 1) return v & 0x{mask:x}ULL;",
+                f"    return (uint64_t)({lo}LL + (int64_t)(v % {hi - lo + 1}ULL)) & 0x{mask:x}ULL;",
+            ]
+    lines.append("}\n")
+    return "\n".join(lines)
+
+
+def _pointee_mask(t: CType) -> int:
+    if isinstance(t, Int) and t.is_bool:
+        return 1
+    return (1 << (t.size() * 8)) - 1
+
+
+@dataclass
+class _Plan:
+    edges: list[list[int]]  # per value parameter, padded
+    mode: str  # 'none' | 'rotate' | 'product' | 'sample'
+    n_edge: int
+    n_random: int
+    product: int = 0
+
+
+def _plan(value_types: list[CType], lanes: int, constants: Sequence[int | float], n_random: int) -> _Plan:
+    n_rand = -(-max(n_random, 0) // lanes) * lanes
+    edges = [edge_values(t, constants) for t in value_types]
+    if not edges:
+        return _Plan([], "none", 0, n_rand)
+    if len(edges) == 1:
+        e = edges[0]
+        n = -(-len(e) // lanes) * lanes
+        e = [e[i % len(e)] for i in range(n)]  # pad to a multiple of lanes, then rotate lanes times
+        return _Plan([e], "rotate", lanes * n, n_rand)
+    # Cross product; inner lists get odd lengths so every value meets every lane position.
+    padded = [edges[0]] + [e + [e[0]] if len(e) % 2 == 0 else e for e in edges[1:]]
+    prod = math.prod(len(e) for e in padded)
+    if prod <= EDGE_CAP:
+        return _Plan(padded, "product", -(-prod // lanes) * lanes, n_rand, prod)
+    return _Plan(padded, "sample", EDGE_CAP // lanes * lanes, n_rand, prod)
+
+
+def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: list[Param], ret: CType,
+             isa: IsaLike, plan: _Plan, seed: int) -> str:
+    lanes = isa.lanes
+    vals = [(i, p) for i, p in enumerate(params) if not isinstance(p.type, Pointer)]
+    ptrs = [(i, p) for i, p in enumerate(params) if isinstance(p.type, Pointer)]
+    has_ret = not isinstance(ret, Void)
+    total = plan.n_edge + plan.n_random
+    out: list[str] = []
+    w = out.append
+    w(f"/* expand verify harness: {scalar_name} vs {vector_name} [{isa.name}, {lanes} lanes] */\n")
+    w(f'#include "{vector_file}"\n')
+    w("#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n\n")
+    w(f"#define VFY_L {lanes}\n#define VFY_NEDGE {plan.n_edge}ULL\n#define VFY_TOTAL {total}ULL\n\n")
+    proto = ", ".join(_spell(p.type) for p in params) or "void"
+    w(f"extern {_spell(ret)} vfy_scalar({proto}) __asm__(\"{scalar_name}\");\n\n")
+    w("static uint64_t vfy_state;\n"
+      "__attribute__((unused)) static uint64_t vfy_next(void) {  /* splitmix64 */\n"
+      "    uint64_t z = (vfy_state += 0x9e3779b97f4a7c15ULL);\n"
+      "    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;\n"
+      "    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;\n"
+      "    return z ^ (z >> 31);\n}\n\n")
+    w("__attribute__((unused)) static uint64_t vfy_bits(const void *p, int size) {\n"
+      "    uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64;\n"
+      "    switch (size) {\n"
+      "    case 1: memcpy(&u8, p, 1); return u8;\n"
+      "    case 2: memcpy(&u16, p, 2); return u16;\n"
+      "    case 4: memcpy(&u32, p, 4); return u32;\n"
+      "    default: memcpy(&u64, p, 8); return u64;\n    }\n}\n\n"
+      "__attribute__((unused)) static void vfy_set(void *p, int size, uint64_t b) {\n"
+      "    uint8_t u8 = (uint8_t)b; uint16_t u16 = (uint16_t)b; uint32_t u32 = (uint32_t)b;\n"
+      "    switch (size) {\n"
+      "    case 1: memcpy(p, &u8, 1); break;\n"
+      "    case 2: memcpy(p, &u16, 2); break;\n"
+      "    case 4: memcpy(p, &u32, 4); break;\n"
+      "    default: memcpy(p, &b, 8); break;\n    }\n}\n\n"
+      "/* cls: 0 float, 1 signed int, 2 unsigned int */\n"
+      "__attribute__((unused)) static void vfy_show(int cls, int size, uint64_t b) {\n"
+      "    if (cls == 0 && size == 4) { float f; uint32_t u = (uint32_t)b; memcpy(&f, &u, 4);"
+      " printf(\"0x%08llx (%.9g)\", (unsigned long long)b, (double)f); }\n"
+      "    else if (cls == 0) { double d; memcpy(&d, &b, 8);"
+      " printf(\"0x%016llx (%.17g)\", (unsigned long long)b, d); }\n"
+      "    else if (cls == 1) { int sh = 64 - 8 * size;"
+      " long long s = (long long)(b << sh) >> sh;"
+      " printf(\"0x%0*llx (%lld)\", 2 * size, (unsigned long long)b, s); }\n"
+      "    else printf(\"0x%0*llx (%llu)\", 2 * size, (unsigned long long)b, (unsigned long long)b);\n"
+      "}\n\n")
+    for j, (i, p) in enumerate(vals):
+        w(f"/* edge values of {p.name} ({p.type}) */\n")
+        w(_hex_array(f"vfy_edge{i}", plan.edges[j]))
+        w(f"#define VFY_NE{i} {len(plan.edges[j])}ULL\n")
+        w(_rand_fn(i, strip_spelling(p.type)))
+    w("int main(void) {\n")
+    w("    unsigned long long vfy_mism = 0;\n")
+    w(f"    vfy_state = 0x{seed & ((1 << 64) - 1):x}ULL;\n")
+    # Per-lane arrays: scalar side spelled like the prototype, vector side in stdint names.
+    for i, p in vals:
+        k = lane_kind(p.type)
+        w(f"    {_spell(p.type)} vfy_s_in{i}[VFY_L];\n    {scalar_ctype(k)} vfy_v_in{i}[VFY_L];\n")
+        w(f"    uint64_t vfy_b_in{i}[VFY_L];\n")
+    for i, p in ptrs:
+        assert isinstance(p.type, Pointer)
+        tt = p.type.target
+        k = lane_kind(tt)
+        w(f"    uint64_t vfy_b_init{i}[VFY_L], vfy_b_sout{i}[VFY_L], vfy_b_vout{i}[VFY_L];\n")
+        w(f"    {scalar_ctype(k)} vfy_v_buf{i}[VFY_L];\n")
+    if has_ret:
+        rk = lane_kind(ret)
+        w(f"    {scalar_ctype(rk)} vfy_vret[VFY_L];\n    uint64_t vfy_b_sret[VFY_L], vfy_b_vret[VFY_L];\n")
+    w("    for (unsigned long long g = 0; g < VFY_TOTAL / VFY_L; g++) {\n")
+    # --- inputs
+    w("        for (int l = 0; l < VFY_L; l++) {\n")
+    w("            unsigned long long k = g * VFY_L + l;\n")
+    if vals:
+        w("            if (k < VFY_NEDGE) {\n")
+        if plan.mode == "rotate":
+            i = vals[0][0]
+            w(f"                unsigned long long r = k / VFY_NE{i}, j = k % VFY_NE{i};\n")
+            w(f"                vfy_b_in{i}[l] = vfy_edge{i}[(j + r) % VFY_NE{i}];\n")
+        elif plan.mode == "product":
+            w(f"                unsigned long long q = k % {plan.product}ULL;\n")
+            for i, _ in reversed(vals):
+                w(f"                vfy_b_in{i}[l] = vfy_edge{i}[q % VFY_NE{i}]; q /= VFY_NE{i};\n")
+        else:  # deterministic subsample of the cross product
+            for i, _ in vals:
+                w(f"                vfy_b_in{i}[l] = vfy_edge{i}[vfy_next() % VFY_NE{i}];\n")
+        w("            } else {\n")
+        for i, _ in vals:
+            w(f"                vfy_b_in{i}[l] = vfy_rand{i}();\n")
+        w("            }\n")
+    else:
+        w("            (void)k;\n")
+    for i, p in vals:
+        size = p.type.size()
+        w(f"            vfy_set(&vfy_s_in{i}[l], {size}, vfy_b_in{i}[l]);"
+          f" vfy_set(&vfy_v_in{i}[l], {size}, vfy_b_in{i}[l]);\n")
+    for i, p in ptrs:
+        assert isinstance(p.type, Pointer)
+        w(f"            vfy_b_init{i}[l] = vfy_next() & 0x{_pointee_mask(p.type.target):x}ULL;\n")
+    w("        }\n")
+    # --- scalar calls
+    w("        for (int l = 0; l < VFY_L; l++) {\n")
+    args = []
+    for i, p in enumerate(params):
+        if isinstance(p.type, Pointer):
+            tt = p.type.target
+            w(f"            {_spell(tt)} vfy_p{i};\n")
+            w(f"            vfy_set(&vfy_p{i}, {tt.size()}, vfy_b_init{i}[l]);\n")
+            args.append(f"&vfy_p{i}")
+        else:
+            args.append(f"vfy_s_in{i}[l]")
+    call = f"vfy_scalar({', '.join(args)})"
+    if has_ret:
+        w(f"            {_spell(ret)} vfy_r = {call};\n")
+        w(f"            vfy_b_sret[l] = vfy_bits(&vfy_r, {ret.size()});\n")
+    else:
+        w(f"            {call};\n")
+    for i, p in ptrs:
+        assert isinstance(p.type, Pointer)
+        w(f"            vfy_b_sout{i}[l] = vfy_bits(&vfy_p{i}, {p.type.target.size()});\n")
+    w("        }\n")
+    # --- vector call
+    w("        {\n")
+    vargs = []
+    for i, p in enumerate(params):
+        if isinstance(p.type, Pointer):
+            tt = p.type.target
+            k = lane_kind(tt)
+            mt = isa.mtype(k)
+            w(f"            {mt} vfy_m{i};\n")
+            w(f"            _Static_assert(sizeof(vfy_m{i}) >= VFY_L * sizeof(vfy_v_buf{i}[0]),"
+              f" \"mtype({k}) too small\");\n")
+            w(f"            memset(&vfy_m{i}, 0, sizeof vfy_m{i});\n")
+            w(f"            for (int l = 0; l < VFY_L; l++) vfy_set(&vfy_v_buf{i}[l], {tt.size()},"
+              f" vfy_b_init{i}[l]);\n")
+            w(f"            memcpy(&vfy_m{i}, vfy_v_buf{i}, sizeof vfy_v_buf{i});\n")
+            vargs.append(f"&vfy_m{i}")
+        else:
+            k = lane_kind(p.type)
+            w(f"            {isa.vtype(k)} vfy_x{i} = {isa.loadu(k, f'vfy_v_in{i}')};\n")
+            vargs.append(f"vfy_x{i}")
+    vcall = f"{vector_name}({', '.join(vargs)})"
+    if has_ret:
+        rk = lane_kind(ret)
+        w(f"            {isa.vtype(rk)} vfy_vr = {vcall};\n")
+        w(f"            {isa.storeu(rk, 'vfy_vret', 'vfy_vr').strip().rstrip(';')};\n")
+        w(f"            for (int l = 0; l < VFY_L; l++) vfy_b_vret[l] = vfy_bits(&vfy_vret[l], {ret.size()});\n")
+    else:
+        w(f"            {vcall};\n")
+    for i, p in ptrs:
+        assert isinstance(p.type, Pointer)
+        w(f"            memcpy(vfy_v_buf{i}, &vfy_m{i}, sizeof vfy_v_buf{i});\n")
+        w(f"            for (int l = 0; l < VFY_L; l++) vfy_b_vout{i}[l] = vfy_bits(&vfy_v_buf{i}[l],"
+          f" {p.type.target.size()});\n")
+    w("        }\n")
+    # --- compare
+    w("        for (int l = 0; l < VFY_L; l++) {\n")
+    diffs = []
+    if has_ret:
+        diffs.append("vfy_b_sret[l] != vfy_b_vret[l]")
+    diffs += [f"vfy_b_sout{i}[l] != vfy_b_vout{i}[l]" for i, _ in ptrs]
+    w(f"            if (!({' || '.join(diffs) or '0'})) continue;\n")
+    w(f"            if (vfy_mism++ >= {MAX_PRINTED}) continue;\n")
+    w("            printf(\"mismatch: input %llu (%s) lane %d:\", g * VFY_L + l,"
+      " g * VFY_L + l < VFY_NEDGE ? \"edge\" : \"random\", l);\n")
+    for i, p in vals:
+        w(f"            printf(\" {p.name}=\"); vfy_show({_cls(p.type)}, {p.type.size()}, vfy_b_in{i}[l]);\n")
+    for i, p in ptrs:
+        assert isinstance(p.type, Pointer)
+        tt = p.type.target
+        w(f"            printf(\" *{p.name}=\"); vfy_show({_cls(tt)}, {tt.size()}, vfy_b_init{i}[l]);\n")
+    w("            printf(\"\\n\");\n")
+    outs: list[tuple[str, CType, str, str]] = []
+    if has_ret:
+        outs.append(("return", ret, "vfy_b_sret", "vfy_b_vret"))
+    for i, p in ptrs:
+        assert isinstance(p.type, Pointer)
+        outs.append((f"*{p.name} after", p.type.target, f"vfy_b_sout{i}", f"vfy_b_vout{i}"))
+    for label, t, s, v in outs:
+        w(f"            printf(\"mismatch:   {label}: %s scalar \", {s}[l] != {v}[l] ? \"DIFFERS\" : \"same\");\n")
+        w(f"            vfy_show({_cls(t)}, {t.size()}, {s}[l]); printf(\" vector \");"
+          f" vfy_show({_cls(t)}, {t.size()}, {v}[l]); printf(\"\\n\");\n")
+    w("        }\n    }\n")
+    w(f"    printf(\"verify: {scalar_name} vs {vector_name} [{isa.name}, {lanes} lanes]: %llu inputs"
+      f" (%llu edge + %llu random), %llu mismatches\\n\", VFY_TOTAL, VFY_NEDGE, VFY_TOTAL - VFY_NEDGE,"
+      " vfy_mism);\n")
+    w("    return vfy_mism != 0;\n}\n")
+    return "".join(out)
+
+
+# ----------------------------------------------------------------------------- driver
+
+
+class _BuildError(Exception):
+    def __init__(self, what: str, cmd: list[str], output: str) -> None:
+        super().__init__(what)
+        self.what, self.cmd, self.output = what, cmd, output
+
+    def details(self) -> str:
+        return f"{self.what} failed:\n$ {shlex.join(self.cmd)}\n{self.output}"
+
+
+def _run(cmd: list[str], what: str, cwd: Path, timeout: float) -> str:
+    try:
+        p = subprocess.run(cmd, check=False, cwd=cwd, capture_output=True, text=True, errors="replace", timeout=timeout)
+    except FileNotFoundError as e:
+        raise _BuildError(what, cmd, str(e)) from None
+    except subprocess.TimeoutExpired:
+        raise _BuildError(what, cmd, f"timed out after {timeout} s") from None
+    if p.returncode != 0:
+        raise _BuildError(what, cmd, p.stdout + p.stderr)
+    return p.stdout + p.stderr
+
+
+def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, vector_name: str,
+           params: Sequence[Param], ret: CType, isa: IsaLike, include_dirs: Sequence[Path] = (),
+           defines: Sequence[str] = (), undefs: Sequence[str] = (), link_files: Sequence[Path] = (),
+           libs: Sequence[str] = ("m",), constants: Sequence[int | float] = (), n_random: int = 100_000,
+           seed: int = 1, workdir: Path | None = None, keep: bool = False) -> VerifyReport:
+    """Compare ``scalar_name`` (from ``scalar_sources``) with ``vector_name`` (in ``vector_c``) bit for bit."""
+    params = list(params)
+    head = f"verify: {scalar_name} vs {vector_name} [{isa.name}, {isa.lanes} lanes]"
+    for p in params:
+        t = p.type.target if isinstance(p.type, Pointer) else p.type
+        if not isinstance(t, (Int, Float)):
+            raise TypeError(f"parameter {p.name}: unsupported type {p.type}")
+    if not isinstance(ret, (Int, Float, Void)):
+        raise TypeError(f"unsupported return type {ret}")
+    plan = _plan([p.type for p in params if not isinstance(p.type, Pointer)], isa.lanes, list(constants),
+                 n_random)
+    harness_c = _harness(vector_file="vector.c", scalar_name=scalar_name, vector_name=vector_name,
+                         params=params, ret=ret, isa=isa, plan=plan, seed=seed)
+
+    own_dir = workdir is None
+    wd = Path(tempfile.mkdtemp(prefix="expand-verify-")) if workdir is None else Path(workdir)
+    wd.mkdir(parents=True, exist_ok=True)
+    keep_dir = keep or not own_dir
+
+    def fail(summary: str, details: str) -> VerifyReport:
+        return VerifyReport(False, 0, plan.n_edge, plan.n_random, 0, f"{head}: {summary}", details,
+                            harness_c, wd if keep_dir else None)
+
+    try:
+        (wd / "vector.c").write_text(vector_c)
+        (wd / "harness.c").write_text(harness_c)
+        cpp = [f"-I{d}" for d in include_dirs] + [f"-D{d}" for d in defines] + [f"-U{u}" for u in undefs]
+        base = list(isa.cc) + COMPILE_FLAGS + list(isa.cflags)
+        src_dirs = _dedupe_paths(Path(s).resolve().parent for s in scalar_sources)
+        objs: list[str] = []
+        try:
+            for n, src in enumerate([*scalar_sources, *link_files]):
+                src = Path(src).resolve()
+                if src.suffix in (".o", ".a", ".so"):
+                    objs.append(str(src))
+                    continue
+                obj = wd / f"{n}_{src.stem}.o"
+                _run(base + cpp + ["-c", str(src), "-o", str(obj)], f"compiling {src}", wd, COMPILE_TIMEOUT)
+                objs.append(str(obj))
+            _run(base + cpp + [f"-I{d}" for d in src_dirs] + ["-c", "harness.c", "-o", "harness.o"],
+                 "compiling the harness (with the vector file)", wd, COMPILE_TIMEOUT)
+            exe = wd / "harness"
+            link = list(isa.cc) + list(isa.cflags) + ["harness.o", *objs, "-o", str(exe)]
+            link += [f"-l{lib}" for lib in libs]
+            try:
+                _run(link + ["-static"], "linking", wd, COMPILE_TIMEOUT)
+            except _BuildError:  # no static libraries: link dynamically
+                _run(link, "linking", wd, COMPILE_TIMEOUT)
+        except _BuildError as e:
+            return fail(f"{e.what} failed", e.details())
+
+        cmd = list(isa.run_prefix) + [str(exe)]
+        try:
+            p = subprocess.run(cmd, check=False, cwd=wd, capture_output=True, text=True, errors="replace",
+                               timeout=RUN_TIMEOUT)
+        except (FileNotFoundError, subprocess.TimeoutExpired) as e:
+            return fail("running the harness failed", f"$ {shlex.join(cmd)}\n{e}")
+        lines = p.stdout.splitlines()
+        mism_lines = [ln.removeprefix("mismatch: ") for ln in lines if ln.startswith("mismatch: ")]
+        m = None
+        for ln in reversed(lines):
+            m = re.fullmatch(r"verify: .*: (\d+) inputs \((\d+) edge \+ (\d+) random\), (\d+) mismatches", ln)
+            if m:
+                break
+        if m is None or p.returncode not in (0, 1):
+            why = f"exit status {p.returncode}" if p.returncode >= 0 else f"killed by signal {-p.returncode}"
+            return fail(f"the harness crashed ({why})",
+                        f"$ {shlex.join(cmd)}\n{p.stdout[-20000:]}{p.stderr[-20000:]}")
+        inputs, n_edge, n_rand, mism = (int(x) for x in m.groups())
+        details = "\n".join(mism_lines)
+        if mism > MAX_PRINTED:
+            details += f"\n... and {mism - MAX_PRINTED} more mismatches"
+        if keep_dir:
+            details = (details + "\n" if details else "") + f"files kept in {wd}"
+        return VerifyReport(mism == 0 and p.returncode == 0, inputs, n_edge, n_rand, mism, m.group(0),
+                            details, harness_c, wd if keep_dir else None)
+    finally:
+        if own_dir and not keep:
+            shutil.rmtree(wd, ignore_errors=True)
+
+
+def _dedupe_paths(ps: Iterable[Path]) -> list[Path]:
+    return list(dict.fromkeys(ps))

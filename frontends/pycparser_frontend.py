@@ -1,0 +1,836 @@
+"""Reader for C files through gcc -E and pycparser + pycparserext's GNU parser, into the typed IR.
+
+Types follow C11 on LP64 (our own rules in expand.types); implicit conversions become explicit
+``Cast`` nodes so later passes never re-derive C's conversion rules.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+import subprocess
+from pathlib import Path
+
+from pycparser import c_ast
+from pycparserext import ext_c_ast
+from pycparserext.ext_c_parser import GnuCParser
+
+from expand import types as T
+from expand.diagnostics import ExpandError, error
+from expand.ir import (
+    Assign, BitCast, Binary, Block, Break, Call, Cast, Cond, Const, Continue, Coord, Expr, ExprStmt,
+    Function, Goto, If, Index, InitList, Label, Loop, Member, Module, Return, Stmt, Symbol, Unary, Var,
+)
+
+CPP_FLAGS = ["-E", "-std=gnu11", "-D_Float128=double", "-D__STDC_WANT_IEC_60559_TYPES_EXT__=0"]
+
+
+def preprocess(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc: str = "gcc") -> str:
+    """Run the C preprocessor; line markers keep the user's file and line numbers."""
+    cmd = [cc, *CPP_FLAGS]
+    for d in include_dirs:
+        cmd.append(f"-I{d}")
+    for d in defines:
+        cmd.append(f"-D{d}")
+    for u in undefs:
+        cmd.append(f"-U{u}")
+    src_dir = str(Path(path).parent) if path != "<stdin>" else "."
+    cmd += [f"-I{src_dir}", "-x", "c", "-"]
+    # Feed the text on stdin but keep the user's file name in line markers.
+    feed = f'# 1 "{path}"\n' + text
+    p = subprocess.run(cmd, input=feed, capture_output=True, text=True)
+    if p.returncode != 0:
+        msg = p.stderr.strip().splitlines()
+        first = next((m for m in msg if "error" in m), msg[0] if msg else "preprocessing failed")
+        m = re.match(r"(.*?):(\d+):(\d+): (?:fatal )?error: (.*)", first)
+        if m:
+            raise error(Coord(m.group(1), int(m.group(2)), int(m.group(3))), m.group(4))
+        raise error(Coord(path, 1, 1), f"the C preprocessor failed: {first}")
+    return p.stdout
+
+
+def prologue_lines(text: str) -> list[str]:
+    """The user's preprocessor lines up to the last ``#include``: printed back in the output."""
+    lines = text.splitlines()
+    directives: list[str] = []
+    last_include = -1
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        full = line
+        while full.endswith("\\") and i + 1 < len(lines):
+            i += 1
+            full = full[:-1] + lines[i]
+        stripped = full.strip()
+        if stripped.startswith("#"):
+            word = stripped[1:].strip().split(" ")[0].split("(")[0]
+            if word in ("include", "define", "undef", "if", "ifdef", "ifndef", "else", "elif", "endif"):
+                directives.append(stripped)
+                if word == "include":
+                    last_include = len(directives)
+        i += 1
+    kept = directives[:last_include] if last_include >= 0 else []
+    # Balance conditionals cut at the end of the prologue.
+    depth = 0
+    for d in kept:
+        w = d[1:].strip()
+        if w.startswith("if"):
+            depth += 1
+        elif w.startswith("endif"):
+            depth -= 1
+    return kept + ["#endif"] * max(depth, 0)
+
+
+def float32(v: float) -> float:
+    return struct.unpack("<f", struct.pack("<f", v))[0]
+
+
+_BUILTIN_ALIASES = {"__builtin_fabsf": "fabsf", "__builtin_fabs": "fabs", "__builtin_copysignf": "copysignf",
+                    "__builtin_copysign": "copysign"}
+
+
+class Reader:
+    """Builds a Module from one preprocessed translation unit."""
+
+    def __init__(self, path: str, source: str) -> None:
+        self.path = path
+        self.source = source
+        self.typedefs: dict[str, object] = {}  # name -> ast node or CType
+        self.tags: dict[str, T.Record] = {}
+        self.globals: dict[str, Symbol] = {}
+        self.global_nodes: dict[str, object] = {}
+        self.functions: dict[str, Function] = {}
+        self.func_nodes: dict[str, c_ast.FuncDef] = {}
+        self.enums: dict[str, int] = {}
+        self.scopes: list[dict[str, Symbol]] = []
+        self.locals: list[Symbol] = []
+        self.cur_ret: T.CType = T.VOID
+
+    # ------------------------------------------------------------------ coords and errors
+    def coord(self, node) -> Coord:
+        c = getattr(node, "coord", None)
+        if c is None:
+            return Coord(self.path, 1, 1)
+        return Coord(c.file or self.path, c.line or 1, c.column or 1)
+
+    def in_user_file(self, node) -> bool:
+        c = getattr(node, "coord", None)
+        return c is not None and c.file == self.path
+
+    # ------------------------------------------------------------------ types
+    def typedef(self, name: str, node) -> T.CType:
+        t = self.typedefs.get(name)
+        if t is None:
+            raise error(self.coord(node), f"unknown type name '{name}'")
+        if not isinstance(t, T.CType):
+            t = self.ctype(t.type)
+            self.typedefs[name] = t
+        if isinstance(t, T.Int):
+            return T.Int(t.bits, t.signed, t.is_bool, spelling=name)
+        if isinstance(t, T.Float):
+            return T.Float(t.bits, spelling=name)
+        return t
+
+    def ctype(self, node) -> T.CType:
+        """The CType of a pycparser type node."""
+        if isinstance(node, c_ast.TypeDecl):
+            return self.ctype(node.type)
+        if isinstance(node, c_ast.IdentifierType):
+            words = [w for w in node.names if w not in ("__extension__",)]
+            if len(words) == 1 and words[0] in self.typedefs:
+                return self.typedef(words[0], node)
+            key = tuple(sorted(words))
+            if key in T.BASIC_TYPES:
+                return T.BASIC_TYPES[key]
+            raise error(self.coord(node), f"type '{' '.join(words)}' is not supported",
+                        "expand handles integer types up to 64 bits, float and double")
+        if isinstance(node, c_ast.PtrDecl):
+            return T.Pointer(self.ctype(node.type), const="const" in (self._quals(node.type)))
+        if isinstance(node, c_ast.ArrayDecl):
+            n = None
+            if node.dim is not None:
+                n = self.const_int(node.dim)
+            return T.Array(self.ctype(node.type), n)
+        if isinstance(node, (c_ast.FuncDecl, ext_c_ast.FuncDeclExt)):
+            params: list[T.CType] = []
+            variadic = False
+            if node.args is not None:
+                for p in node.args.params:
+                    if isinstance(p, c_ast.EllipsisParam):
+                        variadic = True
+                        continue
+                    pt = self.ctype(p.type)
+                    if isinstance(pt, T.Void):
+                        continue
+                    params.append(T.decay(pt))
+            return T.Func(self.ctype(node.type), tuple(params), variadic)
+        if isinstance(node, (c_ast.Struct, c_ast.Union)):
+            return self.record(node)
+        if isinstance(node, c_ast.Enum):
+            if node.values is not None:
+                v = -1
+                for e in node.values.enumerators:
+                    v = self.const_int(e.value) if e.value is not None else v + 1
+                    self.enums[e.name] = v
+            return T.INT
+        if isinstance(node, ext_c_ast.TypeOfDeclaration) or isinstance(node, ext_c_ast.TypeOfExpression):
+            raise error(self.coord(node), "typeof is not supported")
+        raise error(self.coord(node), f"type construct {type(node).__name__} is not supported")
+
+    @staticmethod
+    def _quals(node) -> list[str]:
+        return list(getattr(node, "quals", []) or [])
+
+    def record(self, node) -> T.Record:
+        is_union = isinstance(node, c_ast.Union)
+        if node.decls is None:
+            if node.name and node.name in self.tags:
+                return self.tags[node.name]
+            r = T.Record(node.name, is_union, [], complete=False)
+            if node.name:
+                self.tags[node.name] = r
+            return r
+        r = self.tags.get(node.name) if node.name else None
+        if r is None or r.complete:
+            r = T.Record(node.name, is_union)
+            if node.name:
+                self.tags[node.name] = r
+        fields = []
+        for d in node.decls:
+            if d.bitsize is not None:
+                raise error(self.coord(d), "bit-fields are not supported")
+            fields.append((d.name, self.ctype(d.type)))
+        r.fields = fields
+        r.complete = True
+        return r
+
+    def const_int(self, node) -> int:
+        e = self.expr(node)
+        v = fold_int(e)
+        if v is None:
+            raise error(self.coord(node), "expected an integer constant expression")
+        return v
+
+    # ------------------------------------------------------------------ top level
+    def read(self, ast: c_ast.FileAST) -> Module:
+        for node in ast.ext:
+            self.toplevel(node)
+        prologue = prologue_lines(self.source)
+        for name, fd in self.func_nodes.items():
+            self.functions[name] = self.function(fd)
+        return Module(self.path, self.source.splitlines(), self.functions, self.globals, prologue)
+
+    def toplevel(self, node) -> None:
+        if isinstance(node, c_ast.Typedef):
+            self.typedefs[node.name] = node
+            return
+        if isinstance(node, c_ast.FuncDef):
+            name = node.decl.name
+            if self.in_user_file(node):
+                self.func_nodes[name] = node
+            self.declare_global(node.decl, defined=self.in_user_file(node))
+            return
+        if isinstance(node, c_ast.Decl):
+            self.declare_global(node, defined=self.in_user_file(node) and node.init is not None)
+            return
+        if isinstance(node, c_ast.Pragma):
+            return
+        if self.in_user_file(node) and not isinstance(node, (c_ast.EmptyStatement,)):
+            if type(node).__name__ in ("Asm", "PreprocessorLine"):
+                raise error(self.coord(node), "top-level inline assembly is not supported")
+
+    def declare_global(self, d: c_ast.Decl, defined: bool) -> None:
+        if d.name is None:
+            # A bare struct/union/enum declaration: register its tag.
+            try:
+                self.ctype(d.type)
+            except ExpandError:
+                pass
+            return
+        self.global_nodes[d.name] = d
+        quals = list(d.quals or [])
+        storage = list(d.storage or [])
+        prev = self.globals.get(d.name)
+        sym = Symbol(d.name, T.VOID, "global", self.coord(d), static="static" in storage,
+                     const="const" in quals, volatile="volatile" in quals)
+        sym.type = None  # resolved lazily: headers declare many things we never use
+        sym.init = d.init
+        sym.defined_here = defined
+        if prev is not None and not defined:
+            return
+        if isinstance(d.type, (c_ast.FuncDecl, ext_c_ast.FuncDeclExt)):
+            sym.kind = "func"
+        self.globals[d.name] = sym
+
+    def global_symbol(self, name: str, node) -> Symbol:
+        sym = self.globals[name]
+        if sym.type is None:
+            d = self.global_nodes[name]
+            sym.type = self.ctype(d.type)
+            if isinstance(sym.type, T.Array) and sym.type.length is None and isinstance(d.init, c_ast.InitList):
+                sym.type = T.Array(sym.type.elem, len(d.init.exprs))
+            init = sym.init
+            sym.init = None
+            if init is not None and sym.defined_here:
+                sym.init = self.global_init(init, sym.type)
+        return sym
+
+    def global_init(self, init, t: T.CType):
+        if isinstance(init, c_ast.InitList):
+            if isinstance(t, T.Array):
+                return [self.global_init(i, t.elem) for i in init.exprs]
+            if isinstance(t, T.Record):
+                return [self.global_init(i, ft) for i, (_, ft) in zip(init.exprs, t.fields)]
+            return self.global_init(init.exprs[0], t)
+        return self.convert(self.expr(init), t)
+
+    # ------------------------------------------------------------------ functions
+    def function(self, fd: c_ast.FuncDef) -> Function:
+        decl = fd.decl
+        ftype = self.ctype(decl.type)
+        assert isinstance(ftype, T.Func)
+        self.scopes = [{}]
+        self.locals = []
+        params: list[Symbol] = []
+        fdecl = decl.type
+        if fdecl.args is not None:
+            for p in fdecl.args.params:
+                if isinstance(p, c_ast.EllipsisParam):
+                    raise error(self.coord(p), f"variadic function '{decl.name}' cannot be expanded",
+                                "give it a fixed parameter list")
+                pt = self.ctype(p.type)
+                if isinstance(pt, T.Void):
+                    continue
+                if p.name is None:
+                    raise error(self.coord(p), "unnamed parameter")
+                quals = self._quals(p.type)
+                s = Symbol(p.name, T.decay(pt), "param", self.coord(p), volatile="volatile" in quals)
+                params.append(s)
+                self.scopes[-1][p.name] = s
+        self.cur_ret = ftype.ret
+        storage = list(decl.storage or [])
+        body = self.compound(fd.body, new_scope=False)
+        fn = Function(decl.name, ftype.ret, params, body, self.coord(decl), static="static" in storage,
+                      inline="inline" in list(decl.funcspec or []), locals=self.locals,
+                      variadic=ftype.variadic)
+        uniquify_locals(fn)
+        return fn
+
+    def lookup(self, name: str, node) -> Expr:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                s = scope[name]
+                return Var(s.type, s)
+        if name in self.enums:
+            return Const(T.INT, self.enums[name], str(self.enums[name]))
+        if name in self.globals:
+            s = self.global_symbol(name, node)
+            return Var(s.type, s)
+        raise error(self.coord(node), f"use of undeclared identifier '{name}'")
+
+    def compound(self, node, new_scope: bool = True) -> list[Stmt]:
+        if new_scope:
+            self.scopes.append({})
+        out: list[Stmt] = []
+        for item in node.block_items or []:
+            out.extend(self.stmt(item))
+        if new_scope:
+            self.scopes.pop()
+        return out
+
+    def body_of(self, node) -> list[Stmt]:
+        if node is None:
+            return []
+        if isinstance(node, c_ast.Compound):
+            return self.compound(node)
+        self.scopes.append({})
+        out = self.stmt(node)
+        self.scopes.pop()
+        return out
+
+    def stmt(self, node) -> list[Stmt]:
+        co = self.coord(node)
+        if isinstance(node, c_ast.Compound):
+            return [Block(co, self.compound(node))]
+        if isinstance(node, c_ast.Decl):
+            return self.local_decl(node)
+        if isinstance(node, c_ast.Typedef):
+            self.typedefs[node.name] = node
+            return []
+        if isinstance(node, (c_ast.Assignment, c_ast.UnaryOp)) and self._is_update(node):
+            return [self.update(node)]
+        if isinstance(node, c_ast.FuncCall):
+            return [ExprStmt(co, self.expr(node))]
+        if isinstance(node, c_ast.If):
+            cond, likely = self.condition(node.cond)
+            return [If(co, cond, self.body_of(node.iftrue), self.body_of(node.iffalse), likely)]
+        if isinstance(node, c_ast.Return):
+            if node.expr is None:
+                return [Return(co, None)]
+            return [Return(co, self.convert(self.expr(node.expr), self.cur_ret))]
+        if isinstance(node, c_ast.DoWhile):
+            c = node.cond
+            if isinstance(c, c_ast.Constant) and c.value == "0":
+                body = self.body_of(node.stmt)
+                if any(isinstance(s, (Break, Continue)) for s in walk_shallow(body)):
+                    raise error(co, "'break' or 'continue' inside 'do { } while (0)' is not supported")
+                return [Block(co, body)]
+            return [Loop(co, "do", self.expr(c), self.body_of(node.stmt))]
+        if isinstance(node, c_ast.While):
+            return [Loop(co, "while", self.expr(node.cond), self.body_of(node.stmt))]
+        if isinstance(node, c_ast.For):
+            return [Loop(co, "for", None, [])]
+        if isinstance(node, c_ast.Goto):
+            return [Goto(co, node.name)]
+        if isinstance(node, c_ast.Label):
+            return [Label(co, node.name), *self.stmt(node.stmt)]
+        if isinstance(node, c_ast.Break):
+            return [Break(co)]
+        if isinstance(node, c_ast.Continue):
+            return [Continue(co)]
+        if isinstance(node, c_ast.EmptyStatement) or isinstance(node, c_ast.Pragma):
+            return []
+        if isinstance(node, c_ast.Switch):
+            raise error(co, "'switch' is not supported yet", "rewrite it as if/else")
+        if type(node).__name__ == "Asm":
+            raise error(co, "inline assembly cannot be vectorized", "write the operation in C")
+        if isinstance(node, (c_ast.ID, c_ast.Constant, c_ast.Cast, c_ast.BinaryOp)):
+            e = self.expr(node)  # an expression statement without effect: type-check it, drop it
+            del e
+            return []
+        if isinstance(node, c_ast.ExprList):
+            raise error(co, "the comma operator is not supported", "write one statement per expression")
+        if isinstance(node, c_ast.Assignment) or isinstance(node, c_ast.UnaryOp):
+            raise error(co, "this expression statement is not supported")
+        raise error(co, f"statement '{type(node).__name__}' is not supported")
+
+    def condition(self, node) -> tuple[Expr, bool | None]:
+        """An if-condition, with its __builtin_expect hint if any."""
+        likely = None
+        if (isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID)
+                and node.name.name == "__builtin_expect" and node.args and len(node.args.exprs) == 2):
+            hint = self.expr(node.args.exprs[1])
+            v = fold_int(hint)
+            if v is not None:
+                likely = bool(v)
+        return self.expr(node), likely
+
+    @staticmethod
+    def _is_update(node) -> bool:
+        return isinstance(node, c_ast.Assignment) or node.op in ("p++", "p--", "++", "--")
+
+    def update(self, node) -> Assign:
+        co = self.coord(node)
+        if isinstance(node, c_ast.UnaryOp):
+            target = self.lvalue(node.expr)
+            op = "+" if "++" in node.op else "-"
+            value = self.arith(op, target, Const(T.INT, 1, "1"), node)
+            return Assign(co, target, self.convert(value, target.type))
+        target = self.lvalue(node.lvalue)
+        if isinstance(node.rvalue, c_ast.Assignment):
+            raise error(co, "chained assignment is not supported", "write one assignment per statement")
+        rhs = self.expr(node.rvalue)
+        if node.op != "=":
+            rhs = self.binary(node.op[:-1], target, rhs, node)
+        return Assign(co, target, self.convert(rhs, target.type))
+
+    def lvalue(self, node) -> Expr:
+        e = self.expr(node)
+        if not isinstance(e, (Var, Index, Member)) and not (isinstance(e, Unary) and e.op == "*"):
+            raise error(self.coord(node), "expression is not assignable")
+        if isinstance(e, Var) and e.sym.kind == "global":
+            raise error(self.coord(node), f"assignment to global variable '{e.sym.name}' cannot be vectorized",
+                        "pass it through a pointer parameter or make it local")
+        return e
+
+    def local_decl(self, d: c_ast.Decl) -> list[Stmt]:
+        co = self.coord(d)
+        storage = list(d.storage or [])
+        quals = list(d.quals or [])
+        if isinstance(d.type, (c_ast.FuncDecl, ext_c_ast.FuncDeclExt)):
+            self.declare_global(d, defined=False)
+            return []
+        if "static" in storage or "extern" in storage:
+            raise error(co, f"local '{'static' if 'static' in storage else 'extern'}' variable '{d.name}' "
+                            "is not supported", "move it to file scope")
+        if "volatile" in quals:
+            raise error(co, f"volatile variable '{d.name}' cannot be vectorized")
+        if d.name is None:
+            self.ctype(d.type)
+            return []
+        if isinstance(d.type, c_ast.ArrayDecl) and d.type.dim is not None:
+            try:
+                self.const_int(d.type.dim)
+            except ExpandError:
+                raise error(co, f"variable-length array '{d.name}' is not supported") from None
+        t = self.ctype(d.type)
+        sym = Symbol(d.name, t, "local", co, const="const" in quals)
+        self.scopes[-1][d.name] = sym
+        self.locals.append(sym)
+        if d.init is None:
+            return []
+        if isinstance(d.init, c_ast.InitList):
+            if isinstance(t, T.Record) and t.fields:
+                out = []
+                for item, (fname, ftype) in zip(d.init.exprs, t.fields):
+                    tgt = Member(ftype, Var(t, sym), fname)
+                    out.append(Assign(co, tgt, self.convert(self.expr(item), ftype)))
+                    if t.is_union:
+                        break
+                return out
+            if isinstance(t, T.Array):
+                out = []
+                for i, item in enumerate(d.init.exprs):
+                    tgt = Index(t.elem, Var(t, sym), Const(T.INT, i, str(i)))
+                    out.append(Assign(co, tgt, self.convert(self.expr(item), t.elem)))
+                return out
+            return [Assign(co, Var(t, sym), self.convert(self.expr(d.init.exprs[0]), t))]
+        return [Assign(co, Var(t, sym), self.convert(self.expr(d.init), t))]
+
+    # ------------------------------------------------------------------ expressions
+    def convert(self, e: Expr, t: T.CType) -> Expr:
+        """Implicit conversion of ``e`` to ``t`` (assignment, argument, return)."""
+        et = e.type
+        if isinstance(t, T.Void):
+            return e
+        if et == t and not (isinstance(et, T.Int) and isinstance(t, T.Int) and et.is_bool != t.is_bool):
+            if isinstance(t, (T.Int, T.Float)) and et.spelling != t.spelling:
+                return retype(e, t)
+            return e
+        if isinstance(t, T.Pointer) and isinstance(et, (T.Array, T.Pointer, T.Func)):
+            return e if isinstance(et, T.Pointer) else e
+        if isinstance(t, (T.Int, T.Float)) and isinstance(et, (T.Int, T.Float)):
+            if isinstance(e, Const) and isinstance(t, T.Int) and isinstance(e.value, int):
+                return Const(t, t.wrap(e.value), e.text)
+            return Cast(t, e)
+        if isinstance(t, T.Record) and et is t:
+            return e
+        raise error(None, f"cannot convert '{et}' to '{t}'")
+
+    def expr(self, node) -> Expr:
+        co = self.coord(node)
+        if isinstance(node, c_ast.Constant):
+            return self.constant(node)
+        if isinstance(node, c_ast.ID):
+            e = self.lookup(node.name, node)
+            return e
+        if isinstance(node, c_ast.BinaryOp):
+            left = self.expr(node.left)
+            right = self.expr(node.right)
+            return self.binary(node.op, left, right, node)
+        if isinstance(node, c_ast.UnaryOp):
+            return self.unary(node)
+        if isinstance(node, c_ast.Cast):
+            t = self.ctype(node.to_type.type)
+            e = self.expr(node.expr)
+            if isinstance(t, T.Void):
+                return e
+            if isinstance(t, T.Pointer):
+                if isinstance(e.type, (T.Pointer, T.Array)):
+                    return _PtrCast(t, e)
+                raise error(co, "casting an integer to a pointer is not supported")
+            if not t.is_arith() or not (e.type.is_arith()):
+                raise error(co, f"cast from '{e.type}' to '{t}' is not supported")
+            if isinstance(e, Const) and isinstance(t, T.Int) and isinstance(e.value, int):
+                return Const(t, t.wrap(e.value), e.text)
+            return Cast(t, e)
+        if isinstance(node, c_ast.TernaryOp):
+            c = self.truth(self.expr(node.cond))
+            a = self.expr(node.iftrue)
+            b = self.expr(node.iffalse)
+            if a.type.is_arith() and b.type.is_arith():
+                t = T.usual_arith(a.type, b.type)
+                return Cond(t, c, self.convert(a, t), self.convert(b, t))
+            if a.type == b.type:
+                return Cond(a.type, c, a, b)
+            raise error(co, "conditional operator with these operand types is not supported")
+        if isinstance(node, c_ast.FuncCall):
+            return self.call(node)
+        if isinstance(node, c_ast.ArrayRef):
+            base = self.expr(node.name)
+            idx = self.expr(node.subscript)
+            bt = base.type
+            if isinstance(bt, (T.Array, T.Pointer)):
+                elem = bt.elem if isinstance(bt, T.Array) else bt.target
+                if not idx.type.is_int():
+                    raise error(co, "array subscript is not an integer")
+                return Index(elem, base, T.promote(idx.type) == idx.type and idx or Cast(T.promote(idx.type), idx))
+            raise error(co, "subscripted value is not an array or pointer")
+        if isinstance(node, c_ast.StructRef):
+            base = self.expr(node.name)
+            bt = base.type
+            if node.type == "->":
+                if not isinstance(bt, T.Pointer) or not isinstance(bt.target, T.Record):
+                    raise error(co, "'->' on a value that is not a pointer to a struct or union")
+                rec = bt.target
+            else:
+                if not isinstance(bt, T.Record):
+                    raise error(co, "'.' on a value that is not a struct or union")
+                rec = bt
+            ft = rec.field_type(node.field.name)
+            if ft is None:
+                raise error(co, f"no member named '{node.field.name}'")
+            return Member(ft, base, node.field.name, node.type == "->")
+        if isinstance(node, c_ast.Assignment):
+            raise error(co, "assignment inside an expression is not supported",
+                        "write the assignment as a statement of its own")
+        if isinstance(node, c_ast.ExprList):
+            if len(node.exprs) == 1:
+                return self.expr(node.exprs[0])
+            raise error(co, "the comma operator is not supported", "write one statement per expression")
+        if isinstance(node, c_ast.CompoundLiteral):
+            raise error(co, "compound literals are not supported")
+        if isinstance(node, c_ast.InitList):
+            return InitList(T.VOID, [self.expr(i) for i in node.exprs])
+        if type(node).__name__ == "CompoundExpression":
+            raise error(co, "GNU statement expressions are not supported")
+        raise error(co, f"expression '{type(node).__name__}' is not supported")
+
+    def constant(self, node: c_ast.Constant) -> Const:
+        text = node.value
+        kind = node.type
+        co = self.coord(node)
+        if kind == "char":
+            body = text[1:-1]
+            v = ord(bytes(body, "utf-8").decode("unicode_escape")) if body else 0
+            return Const(T.INT, v, text)
+        if kind == "string":
+            raise error(co, "string literals are not supported in vectorized code")
+        if kind in ("float", "double", "long double"):
+            body, suffix = (text[:-1], text[-1].lower()) if text[-1] in "fFlL" else (text, "")
+            if suffix == "l" or kind == "long double":
+                raise error(co, "long double constants are not supported")
+            v = float.fromhex(body) if body.lower().startswith("0x") else float(body)
+            if suffix == "f":
+                return Const(T.FLOAT, float32(v), text)
+            return Const(T.DOUBLE, v, text)
+        m = re.match(r"^(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)([uUlL]*)$", text)
+        if not m:
+            raise error(co, f"cannot read constant '{text}'")
+        digits, suffix = m.group(1), m.group(2).lower()
+        v = int(digits, 16) if digits.lower().startswith("0x") else int(digits, 8) if digits.startswith("0") else int(digits)
+        decimal = not (digits.lower().startswith("0x") or (digits.startswith("0") and len(digits) > 1))
+        unsigned = "u" in suffix
+        long_ = "l" in suffix
+        cands: list[T.Int]
+        if unsigned:
+            cands = [T.ULONG] if long_ else [T.UINT, T.ULONG]
+        elif decimal:
+            cands = [T.LONG] if long_ else [T.INT, T.LONG]
+        else:
+            cands = [T.LONG, T.ULONG] if long_ else [T.INT, T.UINT, T.LONG, T.ULONG]
+        for t in cands:
+            if t.min <= v <= t.max:
+                return Const(t, v, text)
+        raise error(co, f"integer constant '{text}' is too large")
+
+    def truth(self, e: Expr) -> Expr:
+        """``e`` as a C condition (int 0/1 from comparisons, otherwise ``e != 0``)."""
+        if isinstance(e, Binary) and e.op in ("==", "!=", "<", "<=", ">", ">=", "&&", "||"):
+            return e
+        if isinstance(e, Unary) and e.op == "!":
+            return e
+        if e.type.is_arith():
+            zero = Const(e.type, 0.0 if e.type.is_float() else 0, "0")
+            return Binary(T.INT, "!=", e, zero)
+        raise error(None, f"value of type '{e.type}' used as a condition is not supported")
+
+    def arith(self, op: str, a: Expr, b: Expr, node) -> Expr:
+        return self.binary(op, a, b, node)
+
+    def binary(self, op: str, a: Expr, b: Expr, node) -> Expr:
+        co = self.coord(node)
+        if op in ("&&", "||"):
+            return Binary(T.INT, op, self.truth(a), self.truth(b))
+        if isinstance(a.type, (T.Pointer, T.Array)) or isinstance(b.type, (T.Pointer, T.Array)):
+            raise error(co, f"pointer arithmetic ('{op}') is not supported", "index arrays with a[i] instead")
+        if not a.type.is_arith() or not b.type.is_arith():
+            raise error(co, f"operator '{op}' on '{a.type}' and '{b.type}' is not supported")
+        if op in ("<<", ">>"):
+            lt, rt = T.promote(a.type), T.promote(b.type)
+            if not (lt.is_int() and rt.is_int()):
+                raise error(co, "shift of a non-integer")
+            return Binary(lt, op, self.convert(a, lt), self.convert(b, rt))
+        t = T.usual_arith(a.type, b.type)
+        if op in ("%", "&", "|", "^") and not t.is_int():
+            raise error(co, f"operator '{op}' needs integer operands")
+        a, b = self.convert(a, t), self.convert(b, t)
+        if op in ("==", "!=", "<", "<=", ">", ">="):
+            return Binary(T.INT, op, a, b)
+        return Binary(t, op, a, b)
+
+    def unary(self, node: c_ast.UnaryOp) -> Expr:
+        co = self.coord(node)
+        op = node.op
+        if op == "sizeof":
+            if isinstance(node.expr, c_ast.Typename):
+                t = self.ctype(node.expr.type)
+            else:
+                t = self.expr(node.expr).type
+            return Const(T.ULONG, t.size(), str(t.size()))
+        if op in ("p++", "p--", "++", "--"):
+            raise error(co, f"'{op.strip('p')}' inside an expression is not supported",
+                        "write the increment as a statement of its own")
+        e = self.expr(node.expr)
+        if op == "&":
+            return Unary(T.Pointer(e.type), "&", e)
+        if op == "*":
+            if isinstance(e.type, T.Pointer):
+                return Unary(e.type.target, "*", e)
+            if isinstance(e.type, T.Array):
+                return Index(e.type.elem, e, Const(T.INT, 0, "0"))
+            raise error(co, "dereference of a value that is not a pointer")
+        if op == "!":
+            return Unary(T.INT, "!", self.truth(e))
+        if not e.type.is_arith():
+            raise error(co, f"operator '{op}' on '{e.type}' is not supported")
+        t = T.promote(e.type)
+        e = self.convert(e, t)
+        if op == "+":
+            return e
+        if op == "-" and isinstance(e, Const) and isinstance(e.value, int):
+            v = t.wrap(-e.value)
+            if v == -e.value:
+                return Const(t, v, f"-{e.text}")
+        if op == "~" and not t.is_int():
+            raise error(co, "'~' needs an integer operand")
+        return Unary(t, op, e)
+
+    def call(self, node: c_ast.FuncCall) -> Expr:
+        co = self.coord(node)
+        if not isinstance(node.name, c_ast.ID):
+            raise error(co, "call through a function pointer cannot be vectorized",
+                        "call the function by name")
+        name = node.name.name
+        args = [self.expr(a) for a in (node.args.exprs if node.args else [])]
+        if name == "__builtin_expect":
+            return args[0]
+        for scope in self.scopes:
+            if name in scope:
+                raise error(co, f"call through function pointer '{name}' cannot be vectorized",
+                            "call the function by name")
+        name = _BUILTIN_ALIASES.get(name, name)
+        if name in ("fabsf", "fabs") and len(args) == 1:
+            ft = T.FLOAT if name == "fabsf" else T.DOUBLE
+            return fabs_bits(self.convert(args[0], ft))
+        if name in ("copysignf", "copysign") and len(args) == 2:
+            ft = T.FLOAT if name == "copysignf" else T.DOUBLE
+            return copysign_bits(self.convert(args[0], ft), self.convert(args[1], ft))
+        if name.startswith("__builtin_"):
+            raise error(co, f"builtin '{name}' is not supported")
+        if name not in self.globals:
+            raise error(co, f"call to undeclared function '{name}'")
+        sym = self.global_symbol(name, node)
+        ft = sym.type
+        if not isinstance(ft, T.Func):
+            raise error(co, f"call through function pointer '{name}' cannot be vectorized",
+                        "call the function by name")
+        if ft.variadic:
+            raise error(co, f"call to variadic function '{name}' cannot be vectorized")
+        if len(args) != len(ft.params):
+            raise error(co, f"'{name}' takes {len(ft.params)} arguments, {len(args)} given")
+        args = [self.convert(a, pt) for a, pt in zip(args, ft.params)]
+        return Call(ft.ret, name, args, co)
+
+
+class _PtrCast(Cast):
+    """A pointer cast; the punning pass turns ``*(T *)&x`` into a BitCast."""
+
+
+def retype(e: Expr, t: T.CType) -> Expr:
+    """The same value spelled with type ``t`` (a typedef of the same type)."""
+    if isinstance(e, Const):
+        return Const(t, e.value, e.text)
+    return Cast(t, e)
+
+
+def fabs_bits(x: Expr) -> Expr:
+    """fabs as bit operations (exact, as glibc's __builtin_fabsf)."""
+    it = T.UINT if x.type == T.FLOAT else T.ULONG
+    sign = 0x80000000 if it == T.UINT else 0x8000000000000000
+    mag = Binary(it, "&", BitCast(it, x), Const(it, sign - 1, hex(sign - 1)))
+    return BitCast(x.type, mag)
+
+
+def copysign_bits(x: Expr, y: Expr) -> Expr:
+    it = T.UINT if x.type == T.FLOAT else T.ULONG
+    sign = 0x80000000 if it == T.UINT else 0x8000000000000000
+    mag = Binary(it, "&", BitCast(it, x), Const(it, sign - 1, hex(sign - 1)))
+    sgn = Binary(it, "&", BitCast(it, y), Const(it, sign, hex(sign)))
+    return BitCast(x.type, Binary(it, "|", mag, sgn))
+
+
+def fold_int(e: Expr) -> int | None:
+    """The value of an integer constant expression, or None."""
+    if isinstance(e, Const) and isinstance(e.value, int):
+        return e.value
+    if isinstance(e, Cast) and isinstance(e.type, T.Int):
+        v = fold_int(e.operand)
+        return None if v is None else e.type.wrap(v)
+    if isinstance(e, Unary) and isinstance(e.type, T.Int):
+        v = fold_int(e.operand)
+        if v is None:
+            return None
+        r = {"-": -v, "~": ~v, "!": int(not v)}.get(e.op)
+        return None if r is None else e.type.wrap(r)
+    if isinstance(e, Binary) and isinstance(e.type, T.Int) and e.op not in ("&&", "||"):
+        a, b = fold_int(e.left), fold_int(e.right)
+        if a is None or b is None:
+            return None
+        op = e.op
+        try:
+            r = {
+                "+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b,
+                "/": lambda: int(a / b), "%": lambda: a - int(a / b) * b,
+                "&": lambda: a & b, "|": lambda: a | b, "^": lambda: a ^ b,
+                "<<": lambda: a << b, ">>": lambda: a >> b,
+                "==": lambda: int(a == b), "!=": lambda: int(a != b), "<": lambda: int(a < b),
+                "<=": lambda: int(a <= b), ">": lambda: int(a > b), ">=": lambda: int(a >= b),
+            }[op]()
+        except (ZeroDivisionError, ValueError, KeyError):
+            return None
+        return e.type.wrap(r)
+    return None
+
+
+def walk_shallow(stmts: list[Stmt]):
+    """Statements not inside nested loops."""
+    for s in stmts:
+        yield s
+        if isinstance(s, If):
+            yield from walk_shallow(s.then)
+            yield from walk_shallow(s.els)
+        elif isinstance(s, Block):
+            yield from walk_shallow(s.body)
+
+
+def uniquify_locals(fn: Function) -> None:
+    """Give locals that share a name (from separate scopes or macros) distinct names."""
+    seen = {p.name for p in fn.params}
+    for s in fn.locals:
+        name = s.name
+        n = 2
+        while name in seen:
+            name = f"{s.name}_{n}"
+            n += 1
+        s.name = name
+        seen.add(name)
+
+
+def read_file(path: str, text: str, include_dirs=(), defines=(), undefs=()) -> Module:
+    """Preprocess and parse ``text`` (the contents of ``path``) into a Module."""
+    if "\x00" in text:
+        raise error(Coord(path, 1, 1), "input is not a C source file (it contains NUL bytes)")
+    pre = preprocess(path, text, include_dirs, defines, undefs)
+    try:
+        ast = GnuCParser().parse(pre, path)
+    except Exception as exc:  # pycparser raises ParseError with "file:line:col: msg"
+        msg = str(exc)
+        m = re.match(r"(.*?):(\d+):(\d+): (.*)", msg)
+        if m:
+            raise error(Coord(m.group(1), int(m.group(2)), int(m.group(3))), m.group(4)) from None
+        m = re.match(r"(.*?):(\d+): (.*)", msg)
+        if m:
+            raise error(Coord(m.group(1), int(m.group(2)), 1), m.group(3)) from None
+        raise error(Coord(path, 1, 1), f"cannot parse: {msg}") from None
+    return Reader(path, text).read(ast)
