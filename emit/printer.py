@@ -116,6 +116,12 @@ class FunctionPrinter:
                 if rk != k:
                     n = isa.convert(rk, k, n)
                 return isa.shift(e.op, k, self.vec(e.left), n, False)
+            r = e.right
+            if e.op in ("%", "/") and k[0] == "u" and isinstance(r, Const) and r.value > 0 \
+                    and r.value & (r.value - 1) == 0:
+                if e.op == "%":
+                    return isa.binop("&", k, self.vec(e.left), isa.splat(k, hex(r.value - 1)))
+                return isa.shift(">>", k, self.vec(e.left), str(r.value.bit_length() - 1), True)
             a, b = self.vec(e.left), self.vec(e.right)
             if e.op in ("/", "%") and k[0] != "f" and self.cur_mask is not None:
                 b = isa.select(k, self.cur_mask.name, b, isa.splat(k, "1"))
@@ -185,6 +191,8 @@ class FunctionPrinter:
             return e.sym.name
         if not self.sh.varying(e):
             return isa.int_to_mask("i32", isa.splat("i32", f"({self.scalar(e)}) != 0"))
+        if isinstance(e, Binary) and e.op == "&&" and isinstance(e.right, Unary) and e.right.op == "!":
+            return isa.mask_andnot(self.mask(e.left), self.mask(e.right.operand))
         if isinstance(e, Binary) and e.op == "&&":
             return isa.mask_and(self.mask(e.left), self.mask(e.right))
         if isinstance(e, Binary) and e.op == "||":

@@ -74,13 +74,13 @@ def inline_call(fn: Function, s: Stmt, call: Call, callee: Function, names: Name
     symmap: dict[Symbol, Symbol] = {}
     for p in callee.params + callee.locals:
         base = p.name if p.name not in names.used else f"{p.name}_{callee.name}"
-        new = Symbol(names.fresh(base), p.type, "local", p.coord)
+        new = Symbol(names.fresh(base), p.type, "local", p.coord, temp=p in callee.params or p.temp)
         fn.locals.append(new)
         symmap[p] = new
     end = names.fresh(f"{callee.name}_done")
     result: Symbol | None = None
     if not callee.ret.spelling == "void" and not isinstance(s, ExprStmt):
-        result = Symbol(names.fresh(callee.name), callee.ret, "local", call.coord)
+        result = Symbol(names.fresh(callee.name), callee.ret, "local", call.coord, temp=True)
         fn.locals.append(result)
     labels: dict[str, str] = {}
     for st in _walk(callee.body):

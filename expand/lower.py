@@ -45,6 +45,7 @@ def scalarize_unions(fn: Function) -> None:
             repl[s] = s.type.fields[0][1]
     for s, t in repl.items():
         s.type = t
+        s.temp = True
 
     def fix(e: Expr) -> Expr:
         if isinstance(e, Member) and not e.arrow and isinstance(e.base, Var) and e.base.sym in repl:
@@ -95,7 +96,7 @@ class NameMaker:
         return name
 
     def local(self, base: str, t: T.CType, coord=None) -> Symbol:
-        s = Symbol(self.fresh(base), t, "local", coord)
+        s = Symbol(self.fresh(base), t, "local", coord, temp=True)
         self.fn.locals.append(s)
         return s
 
@@ -136,7 +137,7 @@ def lower_stmts(stmts: list[Stmt], fn: Function, names: NameMaker) -> list[Stmt]
         elif isinstance(s, Assign):
             pre, target = hoist(s.target, s.coord, fn, names)
             out.extend(pre)
-            if isinstance(s.value, Call):
+            if isinstance(s.value, Call) and isinstance(target, Var):
                 pre, args = hoist_args(s.value, s.coord, fn, names)
                 out.extend(pre)
                 out.append(Assign(s.coord, target, Call(s.value.type, s.value.func, args, s.value.coord)))

@@ -121,16 +121,19 @@ def _float_edges(bits: int, constants: Iterable[int | float]) -> list[int]:
         assert b is not None
         pos.append(b)
     for c in constants:
-        vals: list[float] = [float(c)]
+        vals: list[int | float] = [c]
         if isinstance(c, int) and not isinstance(c, bool):
-            vals += [float(c - 1), float(c + 1)]
+            vals += [c - 1, c + 1]
             for d in (c - 1, c, c + 1):
                 if 0 <= d <= mask:  # the float whose bit pattern is the constant
                     pos.append(d)
                 if bits == 64 and 0 <= d < 1 << 32:  # high word compares (GET_HIGH_WORD)
                     pos += [d << 32, (d << 32) | 0xFFFFFFFF]
         for v in vals:
-            b = to_bits(v)
+            try:
+                b = to_bits(float(v))
+            except OverflowError:  # an integer beyond the double range
+                b = None
             if b is not None:
                 pos += [b, b + 1] + ([b - 1] if b & ~sign & mask else [])
     out: list[int] = []

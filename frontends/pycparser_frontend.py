@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 from pycparser import c_ast
-from pycparserext import ext_c_ast
+from pycparserext import ext_c_parser as ext_c_ast
 from pycparserext.ext_c_parser import GnuCParser
 
 from expand import types as T
@@ -22,7 +22,7 @@ from expand.ir import (
     Function, Goto, If, Index, InitList, Label, Loop, Member, Module, Return, Stmt, Symbol, Unary, Var,
 )
 
-CPP_FLAGS = ["-E", "-std=gnu11", "-D_Float128=double", "-D__STDC_WANT_IEC_60559_TYPES_EXT__=0"]
+CPP_FLAGS = ["-E", "-std=c11", "-D_Float128=double"]
 
 
 def preprocess(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc: str = "gcc") -> str:
@@ -217,7 +217,13 @@ class Reader:
             self.toplevel(node)
         prologue = prologue_lines(self.source)
         for name, fd in self.func_nodes.items():
-            self.functions[name] = self.function(fd)
+            if self.in_user_file(fd):
+                self.functions[name] = self.function(fd)
+            else:
+                try:  # a static helper from one of the user's headers (asuint, ...): used if it converts
+                    self.functions[name] = self.function(fd)
+                except ExpandError:
+                    pass
         return Module(self.path, self.source.splitlines(), self.functions, self.globals, prologue)
 
     def toplevel(self, node) -> None:
@@ -226,7 +232,8 @@ class Reader:
             return
         if isinstance(node, c_ast.FuncDef):
             name = node.decl.name
-            if self.in_user_file(node):
+            storage = list(node.decl.storage or [])
+            if self.in_user_file(node) or ("static" in storage and not _system_header(node)):
                 self.func_nodes[name] = node
             self.declare_global(node.decl, defined=self.in_user_file(node))
             return
@@ -815,6 +822,11 @@ def uniquify_locals(fn: Function) -> None:
             n += 1
         s.name = name
         seen.add(name)
+
+
+def _system_header(node) -> bool:
+    f = node.coord.file if node.coord else ""
+    return f.startswith("/usr/") or f.startswith("<")
 
 
 def read_file(path: str, text: str, include_dirs=(), defines=(), undefs=()) -> Module:

@@ -121,8 +121,8 @@ def if_convert(fn: Function) -> Linear:
             cm = Binary(MASK, "&&", mref(m), cond) if m is not None else cond
             cm = _as_mask(cm)
             mt = new_mask(f"m_{base}", cm, b, ifst.coord)
-            neg = Unary(MASK, "!", cond)
-            nm = Binary(MASK, "&&", mref(m), neg) if m is not None else neg
+            nm = Binary(MASK, "&&", mref(m), Unary(MASK, "!", Var(MASK, mt))) if m is not None \
+                else Unary(MASK, "!", Var(MASK, mt))
             mf = new_mask(f"m_not_{base}", nm, b, ifst.coord)
             edge[(b, t)] = mt
             edge[(b, e)] = mf

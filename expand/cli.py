@@ -1,0 +1,134 @@
+"""The ``expand`` command line: compiler conventions, diagnostics instead of tracebacks."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from . import __version__
+from .diagnostics import ExpandError
+
+EXIT_OK, EXIT_DIAG, EXIT_USAGE = 0, 1, 2
+
+
+def _split(values: list[str] | None) -> list[str]:
+    out: list[str] = []
+    for v in values or []:
+        out.extend(x.strip() for x in v.split(",") if x.strip())
+    return out
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from emit import ISAS, default_isa
+    p = argparse.ArgumentParser(
+        prog="expand",
+        description="Expand scalar C functions into vector C (one lane per call) with SIMD intrinsics.",
+        epilog="Exit status: 0 success, 1 diagnostics (or --verify mismatches), 2 usage errors.",
+    )
+    p.add_argument("input", help="C source file, or - for standard input")
+    p.add_argument("-o", "--output", help="output file (default: standard output)")
+    p.add_argument("-I", dest="include", action="append", default=[], metavar="DIR", help="add include directory")
+    p.add_argument("-D", dest="define", action="append", default=[], metavar="NAME[=VALUE]", help="define macro")
+    p.add_argument("-U", dest="undef", action="append", default=[], metavar="NAME", help="undefine macro")
+    p.add_argument("--isa", default=default_isa(), choices=sorted(ISAS),
+                   help=f"target instruction set (default: {default_isa()}, the best this host runs)")
+    p.add_argument("--functions", action="append", metavar="NAME,...",
+                   help="functions to expand (default: every function with external linkage in the file)")
+    p.add_argument("--expandable", action="append", metavar="NAME,...",
+                   help="callees that have vector versions (called as PREFIX+NAME with vector arguments)")
+    p.add_argument("--prefix", default="_Exp_", help="name prefix of expanded functions (default: _Exp_)")
+    p.add_argument("--verify", action="store_true",
+                   help="compile the output and the scalar original, run both on edge and random inputs, "
+                        "compare every lane bit for bit")
+    p.add_argument("--link", action="append", default=[], metavar="FILE",
+                   help="extra C source the scalar function needs at link time (for --verify; repeatable)")
+    p.add_argument("--random", type=int, default=100_000, metavar="N",
+                   help="random inputs per function for --verify (default: 100000)")
+    p.add_argument("--version", action="version", version=f"expand {__version__}")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0) if exc.code in (0, None) else EXIT_USAGE
+    try:
+        return run(args)
+    except ExpandError as exc:
+        print(exc.render(), file=sys.stderr)
+        return EXIT_DIAG
+    except RecursionError:
+        print(f"{args.input}: error: expression nesting is too deep", file=sys.stderr)
+        return EXIT_DIAG
+
+
+def run(args: argparse.Namespace) -> int:
+    from emit import get_isa
+    from frontends.pycparser_frontend import read_file
+
+    from .driver import expand_module
+
+    if args.input == "-":
+        path = "<stdin>"
+        data = sys.stdin.buffer.read()
+    else:
+        path = args.input
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            print(f"expand: error: cannot read '{path}': {exc.strerror}", file=sys.stderr)
+            return EXIT_DIAG
+    if args.output and args.input != "-" and Path(args.output).resolve() == Path(args.input).resolve():
+        print("expand: error: the output file is the input file; refusing to overwrite it", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        print(f"{path}:{line}:1: error: input is not UTF-8 text", file=sys.stderr)
+        return EXIT_DIAG
+    isa = get_isa(args.isa)
+    mod = read_file(path, text, args.include, args.define, args.undef)
+    result = expand_module(mod, isa, functions=_split(args.functions) or None,
+                           expandable=set(_split(args.expandable)), prefix=args.prefix,
+                           command="expand " + " ".join(sys.argv[1:]) if sys.argv[1:] else "")
+    if args.output:
+        out = Path(args.output)
+        fd, tmp = tempfile.mkstemp(dir=out.parent if str(out.parent) else ".", prefix=".expand-")
+        with os.fdopen(fd, "w") as f:
+            f.write(result.text)
+        os.replace(tmp, out)
+    elif not args.verify:
+        sys.stdout.write(result.text)
+    if not args.verify:
+        return EXIT_OK
+    if path == "<stdin>":
+        print("expand: error: --verify needs the input as a file", file=sys.stderr)
+        return EXIT_USAGE
+    return verify_result(result, path, args, isa)
+
+
+def verify_result(result, path: str, args, isa) -> int:
+    from .verify import Param, verify
+
+    status = EXIT_OK
+    for f in result.functions:
+        rep = verify(scalar_sources=[Path(path)], scalar_name=f.scalar_name, vector_c=result.text,
+                     vector_name=f.vector_name, params=[Param(p.name, p.type) for p in f.params], ret=f.ret,
+                     isa=isa, include_dirs=[Path(d) for d in args.include], defines=args.define,
+                     undefs=args.undef, link_files=[Path(x) for x in args.link], constants=f.constants,
+                     n_random=args.random)
+        print(rep.summary)
+        if not rep.ok:
+            print(rep.details, file=sys.stderr)
+            status = EXIT_DIAG
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+"""Fold away pass-made temporaries (helper parameters, union words, call values) so the output
+reads like the source: ``ix = asuint(x)`` prints as one bit cast of ``x``, not four copies."""
+
+from __future__ import annotations
+
+from .ir import Assign, Call, Const, Expr, ExprStmt, Stmt, Symbol, Var, map_expr, vars_read
+
+
+def fold_temporaries(stmts: list[Stmt]) -> list[Stmt]:
+    changed = True
+    while changed:
+        changed = False
+        defs: dict[Symbol, list[int]] = {}
+        uses: dict[Symbol, list[int]] = {}
+        for i, s in enumerate(stmts):
+            if isinstance(s, Assign) and isinstance(s.target, Var):
+                defs.setdefault(s.target.sym, []).append(i)
+            for e in _reads(s):
+                for v in vars_read(e):
+                    uses.setdefault(v, []).append(i)
+        for t, ds in defs.items():
+            if not t.temp or len(ds) != 1:
+                continue
+            i = ds[0]
+            d = stmts[i]
+            assert isinstance(d, Assign)
+            if isinstance(d.value, Call) or d.blend:
+                continue
+            us = uses.get(t, [])
+            if any(u <= i for u in us):
+                continue
+            if not isinstance(d.value, (Var, Const)) and len(us) != 1:
+                continue
+            last = max(us, default=i)
+            operands = vars_read(d.value)
+            if any(isinstance(stmts[j], Assign) and isinstance(stmts[j].target, Var)
+                   and stmts[j].target.sym in operands for j in range(i + 1, last + 1)):
+                continue
+            # Blended uses read the old value too: only fold into plain reads.
+            if any(isinstance(stmts[j], Assign) and isinstance(stmts[j].target, Var) and stmts[j].target.sym is t
+                   for j in us):
+                continue
+            value = d.value
+            for j in us:
+                _subst(stmts[j], t, value)
+            del stmts[i]
+            changed = True
+            break
+    return stmts
+
+
+def _reads(s: Stmt) -> list[Expr]:
+    if isinstance(s, Assign):
+        return [s.value] if isinstance(s.target, Var) else [s.value, s.target]
+    if isinstance(s, ExprStmt):
+        return [s.expr]
+    return []
+
+
+def _subst(s: Stmt, t: Symbol, value: Expr) -> None:
+    def f(n: Expr) -> Expr:
+        if isinstance(n, Var) and n.sym is t:
+            return value
+        return n
+    if isinstance(s, Assign):
+        s.value = map_expr(s.value, f)
+        if not isinstance(s.target, Var):
+            s.target = map_expr(s.target, f)
+    elif isinstance(s, ExprStmt):
+        s.expr = map_expr(s.expr, f)
