@@ -25,6 +25,11 @@ Conventions every method follows:
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
 from expand.types import CType, Float, Int
 
 
@@ -49,3 +54,523 @@ def scalar_ctype(k: str) -> str:
     return {"f32": "float", "f64": "double"}.get(k) or (
         ("int" if k[0] == "i" else "uint") + k[1:] + "_t"
     )
+
+
+# --------------------------------------------------------------------------------------------------
+# Small helpers on kinds and C text
+
+OPNAMES = {
+    "+": "add", "-": "sub", "*": "mul", "/": "div", "%": "rem", "&": "and", "|": "or", "^": "xor",
+    "<<": "shl", ">>": "shr", "==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge",
+}
+BINOPS = ("+", "-", "*", "/", "%", "&", "|", "^")
+CMPOPS = ("==", "!=", "<", "<=", ">", ">=")
+_INT_LITERAL = re.compile(r"\s*(0[xX][0-9a-fA-F]+|[0-9]+)[uUlL]*\s*")
+
+
+def is_float(k: str) -> bool:
+    """True for the floating kinds ``f32`` and ``f64``."""
+    return k[0] == "f"
+
+
+def is_signed(k: str) -> bool:
+    """True for the signed integer kinds."""
+    return k[0] == "i"
+
+
+def uint_kind(k: str) -> str:
+    """The unsigned integer kind of the same width as ``k``."""
+    return f"u{kind_bits(k)}"
+
+
+def is_int_literal(text: str) -> bool:
+    """True when ``text`` is a plain non-negative C integer literal (usable as an immediate)."""
+    return _INT_LITERAL.fullmatch(text) is not None
+
+
+def literal_value(text: str) -> int:
+    """The value of an integer literal accepted by ``is_int_literal``."""
+    return int(text.strip().rstrip("uUlL"), 0) if not re.fullmatch(r"\s*0[0-7]+[uUlL]*\s*", text) \
+        else int(text.strip().rstrip("uUlL"), 8)
+
+
+def _wide_utype(k: str) -> str:
+    """The unsigned C type in which C does wrapping arithmetic of kind ``k`` without overflow."""
+    return "uint64_t" if kind_bits(k) == 64 else "uint32_t"
+
+
+def _check_binop(op: str, k: str) -> None:
+    if op not in BINOPS:
+        raise ValueError(f"unknown binary operator {op!r}")
+    if k not in KINDS:
+        raise ValueError(f"unknown lane kind {k!r}")
+    if is_float(k) and op == "%":
+        raise ValueError(f"'%' on {k}")
+
+
+class Isa:
+    """A portable vector ISA: every gang is a struct of ``lanes`` scalars and every operation runs
+    lane by lane in scalar C.
+
+    Subclasses give their own ``vtype``/``loadu``/``storeu`` (and ``mask_type`` with the
+    ``_mask_loadu``/``_mask_storeu`` hooks when masks are not ``vtype('i32')`` gangs of 0/-1) and
+    override whatever they do natively; the ``_lanes_*`` fallbacks stay correct by construction
+    because they do the scalar C operation on arrays. The printer includes ``<stdint.h>`` itself.
+    """
+
+    name: str = "generic"
+    default_lanes: int = 4
+    #: class-level defaults of the per-instance lists ``cflags``, ``headers``, ``cc``, ``run_prefix``
+    CFLAGS: ClassVar[tuple[str, ...]] = ()
+    HEADERS: ClassVar[tuple[str, ...]] = ()
+    CC: ClassVar[tuple[str, ...]] = ("gcc",)
+    RUN_PREFIX: ClassVar[tuple[str, ...]] = ()
+    mask_kind: str = "i32"
+
+    def __init__(self, lanes: int | None = None) -> None:
+        self.lanes: int = self.default_lanes if lanes is None else lanes
+        if self.lanes < 1:
+            raise ValueError(f"bad lane count {self.lanes}")
+        self.cflags: list[str] = list(self.CFLAGS)
+        self.headers: list[str] = list(self.HEADERS)
+        self.cc: list[str] = list(self.CC)
+        self.run_prefix: list[str] = list(self.RUN_PREFIX)
+        self._needs: dict[str, str] = {}
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(lanes={self.lanes})"
+
+    # ------------------------------------------------------------------ prelude
+    def need(self, name: str, c_text: str) -> None:
+        """Register typedef/helper ``name`` (idempotent; first-need order is kept)."""
+        old = self._needs.get(name)
+        if old is None:
+            self._needs[name] = c_text if c_text.endswith("\n") else c_text + "\n"
+        elif old.rstrip("\n") != c_text.rstrip("\n"):
+            raise ValueError(f"helper {name} defined twice with different text")
+
+    def prelude(self) -> str:
+        """All needed typedefs and helpers, as C text."""
+        return "".join(self._needs.values())
+
+    def reset(self) -> None:
+        """Forget every needed typedef/helper."""
+        self._needs.clear()
+
+    def _func(self, name: str, ret: str, params: Sequence[str], body: str) -> str:
+        """Need the ``static inline`` function ``name``; ``body`` is its indented statements."""
+        self.need(name, f"static inline {ret} {name}({', '.join(params) or 'void'})\n{{\n{body}}}\n")
+        return name
+
+    def _ret_func(self, name: str, ret: str, params: Sequence[str], expr: str) -> str:
+        """Need a one-statement function returning ``expr``."""
+        return self._func(name, ret, params, f"    return {expr};\n")
+
+    # ------------------------------------------------------------------ types and memory
+    def _array_type(self, k: str) -> str:
+        """``typedef struct { T v[lanes]; } _Exp_<k>x<lanes>``: the memory layout of one gang."""
+        name = f"_Exp_{k}x{self.lanes}"
+        self.need(name, f"typedef struct {{ {scalar_ctype(k)} v[{self.lanes}]; }} {name};\n")
+        return name
+
+    def vtype(self, k: str) -> str:
+        """C type of a gang of kind ``k``."""
+        return self._array_type(k)
+
+    def mtype(self, k: str) -> str:
+        """The type a vector pointer parameter points to (layout of ``lanes`` scalars of ``k``)."""
+        return self._array_type(k)
+
+    def mask_type(self) -> str:
+        """C type of a mask."""
+        return self.vtype(self.mask_kind)
+
+    def loadu(self, k: str, ptr: str) -> str:
+        """The gang at ``ptr`` (pointer to ``lanes`` scalars of kind ``k``, any alignment)."""
+        vt, st = self.vtype(k), scalar_ctype(k)
+        name = self._func(f"_exp_loadu_{k}", vt, [f"const {st} *p"],
+                          f"    {vt} r;\n    for (int i = 0; i < {self.lanes}; i++)\n"
+                          "        r.v[i] = p[i];\n    return r;\n")
+        return f"{name}({ptr})"
+
+    def storeu(self, k: str, ptr: str, v: str) -> str:
+        """Expression statement storing gang ``v`` to ``lanes`` scalars at ``ptr``."""
+        vt, st = self.vtype(k), scalar_ctype(k)
+        name = self._func(f"_exp_storeu_{k}", "void", [f"{st} *p", f"{vt} v"],
+                          f"    for (int i = 0; i < {self.lanes}; i++)\n        p[i] = v.v[i];\n")
+        return f"{name}({ptr}, {v})"
+
+    def load(self, k: str, ptr: str) -> str:
+        """The value of ``*ptr`` where ``ptr`` is a ``mtype(k) *``."""
+        return self.loadu(k, f"({ptr})->v")
+
+    def store(self, k: str, ptr: str, v: str) -> str:
+        """Expression statement storing ``v`` to ``*ptr`` (``ptr`` is a ``mtype(k) *``)."""
+        return self.storeu(k, f"({ptr})->v", v)
+
+    def _mask_loadu(self, ptr: str) -> str:
+        """The mask whose lane i is on iff ``ptr[i]`` (an ``int32_t`` 0 or -1) is nonzero."""
+        return self.loadu(self.mask_kind, ptr)
+
+    def _mask_storeu(self, ptr: str, m: str) -> str:
+        """Expression statement storing mask ``m`` as ``int32_t`` 0 / -1 lanes to ``ptr``."""
+        return self.storeu(self.mask_kind, ptr, m)
+
+    # ------------------------------------------------------------------ lane-by-lane machinery
+    def _lanes_fn(self, name: str, out: tuple[str, str], ins: Sequence[tuple[str, str]],
+                  loop: str | None, pre: str = "", init: str = "0") -> str:
+        """Need a helper working on arrays and return its name.
+
+        ``ins``/``out`` are ``("v", kind)`` gangs, ``("m", "")`` masks or ``("s", ctype)`` scalars.
+        Input j is the array ``x<j>`` (scalar inputs: the variable ``x<j>``); the result is the
+        array ``r`` (scalar result: the variable ``r``, starting at ``init``). ``pre`` runs before
+        the loop over lanes ``i`` whose body is ``loop``.
+        """
+        n = self.lanes
+        params, body = [], ""
+        for j, (role, what) in enumerate(ins):
+            if role == "v":
+                params.append(f"{self.vtype(what)} a{j}")
+                body += f"    {scalar_ctype(what)} x{j}[{n}];\n    {self.storeu(what, f'x{j}', f'a{j}')};\n"
+            elif role == "m":
+                params.append(f"{self.mask_type()} a{j}")
+                body += f"    int32_t x{j}[{n}];\n    {self._mask_storeu(f'x{j}', f'a{j}')};\n"
+            else:
+                params.append(f"{what} x{j}")
+        role, what = out
+        if role == "v":
+            ret, body = self.vtype(what), body + f"    {scalar_ctype(what)} r[{n}];\n"
+            tail = f"    return {self.loadu(what, 'r')};\n"
+        elif role == "m":
+            ret, body = self.mask_type(), body + f"    int32_t r[{n}];\n"
+            tail = f"    return {self._mask_loadu('r')};\n"
+        else:
+            ret, body = what, body + f"    {what} r = {init};\n"
+            tail = "    return r;\n"
+        body += pre
+        if loop is not None:
+            body += f"    for (int i = 0; i < {n}; i++)\n        {loop}\n"
+        return self._func(name, ret, params, body + tail)
+
+    @staticmethod
+    def _scalar_binop(op: str, k: str, x: str, y: str) -> str:
+        """C for ``x op y`` on scalars of kind ``k``, wrapping like the vector lanes do."""
+        t = scalar_ctype(k)
+        if is_float(k):
+            return f"{x} {op} {y}"
+        if op in "+-*":
+            u = _wide_utype(k)
+            return f"({t})(({u}){x} {op} ({u}){y})"
+        return f"({t})({x} {op} {y})"
+
+    def _lanes_binop(self, op: str, k: str, a: str, b: str) -> str:
+        """``binop`` lane by lane."""
+        name = self._lanes_fn(f"_exp_{OPNAMES[op]}_{k}_lanes", ("v", k), [("v", k), ("v", k)],
+                              f"r[i] = {self._scalar_binop(op, k, 'x0[i]', 'x1[i]')};")
+        return f"{name}({a}, {b})"
+
+    def _lanes_shift(self, op: str, k: str, a: str, n: str, n_uniform: bool) -> str:
+        """``shift`` lane by lane."""
+        t = scalar_ctype(k)
+        cnt = "x1" if n_uniform else "x1[i]"
+        expr = (f"({t})(({_wide_utype(k)})x0[i] << {cnt})" if op == "<<" else f"({t})(x0[i] >> {cnt})")
+        tag = "u" if n_uniform else "v"
+        name = self._lanes_fn(f"_exp_{OPNAMES[op]}{tag}_{k}_lanes", ("v", k),
+                              [("v", k), ("s", "int") if n_uniform else ("v", k)], f"r[i] = {expr};")
+        return f"{name}({a}, {n})"
+
+    def _lanes_unop(self, op: str, k: str, a: str) -> str:
+        """``unop`` lane by lane."""
+        t = scalar_ctype(k)
+        if op == "-":
+            expr = "-x0[i]" if is_float(k) else f"({t})-({_wide_utype(k)})x0[i]"
+        else:
+            expr = f"({t})~x0[i]"
+        name = self._lanes_fn(f"_exp_{'neg' if op == '-' else 'not'}_{k}_lanes", ("v", k), [("v", k)],
+                              f"r[i] = {expr};")
+        return f"{name}({a})"
+
+    def _lanes_cmp(self, op: str, k: str, a: str, b: str) -> str:
+        """``cmp`` lane by lane."""
+        name = self._lanes_fn(f"_exp_{OPNAMES[op]}_{k}_lanes", ("m", ""), [("v", k), ("v", k)],
+                              f"r[i] = x0[i] {op} x1[i] ? -1 : 0;")
+        return f"{name}({a}, {b})"
+
+    def _lanes_select(self, k: str, m: str, a: str, b: str) -> str:
+        """``select`` lane by lane."""
+        name = self._lanes_fn(f"_exp_select_{k}_lanes", ("v", k), [("m", ""), ("v", k), ("v", k)],
+                              "r[i] = x0[i] ? x1[i] : x2[i];")
+        return f"{name}({m}, {a}, {b})"
+
+    def _lanes_convert(self, src_k: str, dst_k: str, a: str) -> str:
+        """``convert`` lane by lane."""
+        name = self._lanes_fn(f"_exp_cvt_{src_k}_{dst_k}_lanes", ("v", dst_k), [("v", src_k)],
+                              f"r[i] = ({scalar_ctype(dst_k)})x0[i];")
+        return f"{name}({a})"
+
+    # ------------------------------------------------------------------ gang construction
+    def splat(self, k: str, scalar: str) -> str:
+        """A gang with every lane equal to the scalar C expression ``scalar``."""
+        name = self._lanes_fn(f"_exp_splat_{k}_lanes", ("v", k), [("s", scalar_ctype(k))], "r[i] = x0;")
+        return f"{name}({scalar})"
+
+    def build(self, k: str, scalars: Sequence[str]) -> str:
+        """A gang with lane i equal to ``scalars[i]`` (each evaluated once)."""
+        if len(scalars) != self.lanes:
+            raise ValueError(f"build needs {self.lanes} scalars, got {len(scalars)}")
+        t = scalar_ctype(k)
+        xs = ", ".join(f"x{i}" for i in range(self.lanes))
+        name = self._lanes_fn(f"_exp_build_{k}_lanes", ("v", k), [("s", t)] * self.lanes, None,
+                              pre=f"    const {t} s[{self.lanes}] = {{{xs}}};\n"
+                                  f"    for (int i = 0; i < {self.lanes}; i++)\n        r[i] = s[i];\n")
+        return f"{name}({', '.join(scalars)})"
+
+    def extract(self, k: str, v: str, lane: int) -> str:
+        """Lane ``lane`` of gang ``v`` (a variable) as a scalar C expression."""
+        if not 0 <= lane < self.lanes:
+            raise ValueError(f"lane {lane} out of range")
+        name = self._lanes_fn(f"_exp_extract_{k}_lanes", ("s", scalar_ctype(k)), [("v", k), ("s", "int")],
+                              None, pre="    r = x0[x1];\n")
+        return f"{name}({v}, {lane})"
+
+    # ------------------------------------------------------------------ arithmetic
+    def binop(self, op: str, k: str, a: str, b: str) -> str:
+        """``a op b`` lane by lane with C semantics on kind ``k`` (integer + - * wrap).
+
+        On float kinds ``& | ^`` act on the bit patterns; ``%`` is rejected.
+        """
+        _check_binop(op, k)
+        if is_float(k) and op in "&|^":
+            u = uint_kind(k)
+            return self.bitcast(u, k, self.binop(op, u, self.bitcast(k, u, a), self.bitcast(k, u, b)))
+        return self._lanes_binop(op, k, a, b)
+
+    def shift(self, op: str, k: str, a: str, n: str, n_uniform: bool) -> str:
+        """``a op n`` (``<<`` or ``>>``, arithmetic for signed kinds); ``n`` is a scalar int when
+        ``n_uniform``, else a gang of kind ``k``; counts are in [0, bits)."""
+        if op not in ("<<", ">>") or is_float(k):
+            raise ValueError(f"shift {op!r} on {k}")
+        return self._lanes_shift(op, k, a, n, n_uniform)
+
+    def unop(self, op: str, k: str, a: str) -> str:
+        """``-a`` (wrapping for integers, sign flip for floats) or ``~a`` (integers only)."""
+        if op not in ("-", "~") or (op == "~" and is_float(k)):
+            raise ValueError(f"unary {op!r} on {k}")
+        return self._lanes_unop(op, k, a)
+
+    # ------------------------------------------------------------------ comparisons and masks
+    def cmp(self, op: str, k: str, a: str, b: str) -> str:
+        """The mask of ``a op b`` (floats: ordered except ``!=``)."""
+        if op not in CMPOPS:
+            raise ValueError(f"unknown comparison {op!r}")
+        return self._lanes_cmp(op, k, a, b)
+
+    def select(self, k: str, m: str, a: str, b: str) -> str:
+        """Lane i is ``m ? a : b``."""
+        return self._lanes_select(k, m, a, b)
+
+    def mask_const(self, value: bool) -> str:
+        """The all-on (``True``) or all-off mask."""
+        v = "-1" if value else "0"
+        return self._mask_loadu(f"(const int32_t[{self.lanes}]){{{', '.join([v] * self.lanes)}}}")
+
+    def _lanes_mask2(self, op: str, a: str, b: str) -> str:
+        name = self._lanes_fn(f"_exp_mask_{OPNAMES.get(op, 'andnot')}_lanes", ("m", ""), [("m", ""), ("m", "")],
+                              f"r[i] = {'x0[i] & ~x1[i]' if op == '&~' else f'x0[i] {op} x1[i]'};")
+        return f"{name}({a}, {b})"
+
+    def mask_and(self, a: str, b: str) -> str:
+        """Lanes on in both masks."""
+        return self._lanes_mask2("&", a, b)
+
+    def mask_or(self, a: str, b: str) -> str:
+        """Lanes on in either mask."""
+        return self._lanes_mask2("|", a, b)
+
+    def mask_xor(self, a: str, b: str) -> str:
+        """Lanes on in exactly one mask."""
+        return self._lanes_mask2("^", a, b)
+
+    def mask_andnot(self, a: str, b: str) -> str:
+        """Lanes on in ``a`` and off in ``b``."""
+        return self._lanes_mask2("&~", a, b)
+
+    def mask_not(self, a: str) -> str:
+        """The complement of mask ``a``."""
+        name = self._lanes_fn("_exp_mask_not_lanes", ("m", ""), [("m", "")], "r[i] = ~x0[i];")
+        return f"{name}({a})"
+
+    def mask_to_int(self, m: str) -> str:
+        """A gang of kind i32 holding 1 in the lanes that are on, else 0."""
+        name = self._lanes_fn("_exp_mask_to_int_lanes", ("v", "i32"), [("m", "")], "r[i] = x0[i] != 0;")
+        return f"{name}({m})"
+
+    def mask_bits(self, m: str) -> str:
+        """Scalar ``unsigned`` with bit i set iff lane i is on."""
+        name = self._lanes_fn("_exp_mask_bits_lanes", ("s", "unsigned"), [("m", "")],
+                              "r |= (unsigned)(x0[i] != 0) << i;")
+        return f"{name}({m})"
+
+    def mask_any(self, m: str) -> str:
+        """Scalar int: some lane is on."""
+        name = self._lanes_fn("_exp_mask_any_lanes", ("s", "int"), [("m", "")], "r |= x0[i] != 0;")
+        return f"{name}({m})"
+
+    def mask_all(self, m: str) -> str:
+        """Scalar int: every lane is on."""
+        name = self._lanes_fn("_exp_mask_all_lanes", ("s", "int"), [("m", "")], "r &= x0[i] != 0;", init="1")
+        return f"{name}({m})"
+
+    def int_to_mask(self, k: str, a: str) -> str:
+        """The mask of ``a != 0``."""
+        return self.cmp("!=", k, a, self.splat(k, "0"))
+
+    # ------------------------------------------------------------------ conversions
+    def convert(self, src_k: str, dst_k: str, a: str) -> str:
+        """C's conversion of each lane from ``src_k`` to ``dst_k``."""
+        if src_k == dst_k:
+            return a
+        return self._lanes_convert(src_k, dst_k, a)
+
+    def bitcast(self, src_k: str, dst_k: str, a: str) -> str:
+        """Reinterpret the bits of each lane (same width kinds)."""
+        if kind_bits(src_k) != kind_bits(dst_k):
+            raise ValueError(f"bitcast {src_k} -> {dst_k}: widths differ")
+        if src_k == dst_k:
+            return a
+        name = self._lanes_fn(f"_exp_bitcast_{src_k}_{dst_k}_lanes", ("v", dst_k), [("v", src_k)], None,
+                              pre="    __builtin_memcpy(r, x0, sizeof r);\n")
+        return f"{name}({a})"
+
+
+@dataclass
+class Arg:
+    """One argument of a register-wise helper: its C type, the caller's expression, and how to get
+    register ``j`` from the parameter named ``p`` (default: the parameter itself)."""
+
+    ctype: str
+    expr: str
+    part: Callable[[str, int], str] | None = None
+
+
+class RegIsa(Isa):
+    """An ISA of ``reg_bits``-wide registers. Integer kinds narrower than 32 bits live widened in
+    32-bit lanes; a gang needing several registers is ``typedef struct { R v[n]; }``.
+
+    Subclasses give ``regtype`` and ``_reg_loadu``/``_reg_storeu`` for one register (plus the narrow
+    kinds' loads/stores), then override operations using ``_map``/``_lift`` for the per-register
+    plumbing.
+    """
+
+    reg_bits: int = 128
+
+    def regtype(self, k: str) -> str:
+        """C type of one register of kind ``k``."""
+        raise NotImplementedError
+
+    def lane_bits(self, k: str) -> int:
+        """Bits one lane of kind ``k`` takes in a register."""
+        return max(32, kind_bits(k))
+
+    def nregs(self, k: str) -> int:
+        """Registers in one gang of kind ``k``."""
+        return max(1, self.lanes * self.lane_bits(k) // self.reg_bits)
+
+    def reg_lanes(self, k: str) -> int:
+        """Lanes of kind ``k`` in one register."""
+        return self.lanes // self.nregs(k)
+
+    @staticmethod
+    def is_narrow(k: str) -> bool:
+        """Integer kinds held widened in 32-bit lanes."""
+        return kind_bits(k) < 32
+
+    def vtype(self, k: str) -> str:
+        n = self.nregs(k)
+        rt = self.regtype(k)
+        if n == 1:
+            return rt
+        name = f"_Exp_{k[0] if is_float(k) else 'i'}{self.lane_bits(k)}x{self.lanes}"
+        self.need(name, f"typedef struct {{ {rt} v[{n}]; }} {name};\n")
+        return name
+
+    def mtype(self, k: str) -> str:
+        return self._array_type(k) if self.is_narrow(k) else self.vtype(k)
+
+    def load(self, k: str, ptr: str) -> str:
+        return super().load(k, ptr) if self.is_narrow(k) else f"(*({ptr}))"
+
+    def store(self, k: str, ptr: str, v: str) -> str:
+        return super().store(k, ptr, v) if self.is_narrow(k) else f"*({ptr}) = ({v})"
+
+    def _reg_loadu(self, k: str, ptr: str) -> str:
+        """One register of kind ``k`` from ``reg_lanes(k)`` scalars at ``ptr``."""
+        raise NotImplementedError
+
+    def _reg_storeu(self, k: str, ptr: str, v: str) -> str:
+        """Store register ``v`` of kind ``k`` to ``reg_lanes(k)`` scalars at ``ptr``."""
+        raise NotImplementedError
+
+    def loadu(self, k: str, ptr: str) -> str:
+        n = self.nregs(k)
+        if n == 1:
+            return self._reg_loadu(k, ptr)
+        vt, rl = self.vtype(k), self.reg_lanes(k)
+        body = f"    {vt} r;\n" + "".join(
+            f"    r.v[{j}] = {self._reg_loadu(k, f'p + {j * rl}' if j else 'p')};\n" for j in range(n))
+        name = self._func(f"_exp_loadu_{k}", vt, [f"const {scalar_ctype(k)} *p"], body + "    return r;\n")
+        return f"{name}({ptr})"
+
+    def storeu(self, k: str, ptr: str, v: str) -> str:
+        n = self.nregs(k)
+        if n == 1:
+            return self._reg_storeu(k, ptr, v)
+        rl = self.reg_lanes(k)
+        body = "".join(f"    {self._reg_storeu(k, f'p + {j * rl}' if j else 'p', f'v.v[{j}]')};\n"
+                       for j in range(n))
+        name = self._func(f"_exp_storeu_{k}", "void", [f"{scalar_ctype(k)} *p", f"{self.vtype(k)} v"], body)
+        return f"{name}({ptr}, {v})"
+
+    # ------------------------------------------------------------------ per-register plumbing
+    def gang_arg(self, k: str, expr: str) -> Arg:
+        """An ``Arg`` for gang ``expr`` of kind ``k``, split register by register."""
+        if self.nregs(k) == 1:
+            return Arg(self.vtype(k), expr)
+        return Arg(self.vtype(k), expr, lambda p, j: f"{p}.v[{j}]")
+
+    def _mask_part(self, m: str, k: str, j: int) -> str:
+        """Register ``j`` of a gang of kind ``k`` worth of mask ``m`` (lanes as wide as k's)."""
+        raise NotImplementedError
+
+    def mask_arg(self, k: str, expr: str) -> Arg:
+        """An ``Arg`` for mask ``expr`` used to select gangs of kind ``k``."""
+        if self.nregs(k) == 1:
+            return Arg(self.mask_type(), expr)
+        return Arg(self.mask_type(), expr, lambda p, j: self._mask_part(p, k, j))
+
+    def _lift(self, name: str, out_type: str, nout: int, args: Sequence[Arg],
+              fn: Callable[..., str]) -> str:
+        """Apply ``fn(j, reg_0, reg_1, ...)`` (one register of the result from register ``j`` of each
+        argument) to produce ``nout`` registers of type ``out_type``; inline when that is a single
+        register built from whole arguments, else through the helper ``name``."""
+        if nout == 1 and all(a.part is None for a in args):
+            return fn(0, *(a.expr for a in args))
+
+        def regs(j: int) -> list[str]:
+            return [a.part(f"a{i}", j) if a.part else f"a{i}" for i, a in enumerate(args)]
+
+        params = [f"{a.ctype} a{i}" for i, a in enumerate(args)]
+        if nout == 1:
+            body = f"    return {fn(0, *regs(0))};\n"
+        else:
+            body = f"    {out_type} r;\n" + "".join(
+                f"    r.v[{j}] = {fn(j, *regs(j))};\n" for j in range(nout)) + "    return r;\n"
+        self._func(name, out_type, params, body)
+        return f"{name}({', '.join(a.expr for a in args)})"
+
+    def _map(self, name: str, k: str, fn: Callable[..., str], *gangs: str, out_k: str | None = None) -> str:
+        """Apply ``fn(reg, reg, ...)`` register-wise to gangs of kind ``k`` (same register count as
+        the result, of kind ``out_k``)."""
+        ok = out_k or k
+        return self._lift(name, self.vtype(ok), self.nregs(ok), [self.gang_arg(k, g) for g in gangs],
+                          lambda _j, *regs: fn(*regs))

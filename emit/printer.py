@@ -7,10 +7,11 @@ comment with the scalar source line it came from.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from expand import types as T
-from expand.cprint import cexpr, const_text, literal_type
+from expand.cprint import cexpr, const_text, literal_value
 from expand.diagnostics import error
 from expand.ir import (
     MASK, Assign, BitCast, Binary, Call, Cast, Cond, Const, Expr, ExprStmt, Index, Member, Stmt, Symbol, Unary,
@@ -68,7 +69,9 @@ class FunctionPrinter:
                 lines = []
             self._src_cache[coord.file] = lines
         if 0 < coord.line <= len(lines):
-            return " ".join(lines[coord.line - 1].split()).replace("*/", "* /")
+            text = re.sub(r"/\*.*?(\*/|$)", "", lines[coord.line - 1])
+            text = text.split("//")[0]
+            return " ".join(text.split()).replace("/*", "/ *").replace("*/", "* /")
         return ""
 
     # ------------------------------------------------------------------ expressions
@@ -77,17 +80,17 @@ class FunctionPrinter:
         return cexpr(e)
 
     def splat_const(self, c: Const, k: str) -> str:
-        if isinstance(c.value, float) or k[0] == "f":
-            text = const_text(c) if isinstance(c.value, float) else str(c.value)
-            if k == "f32" and isinstance(c.value, float) and not text.lower().endswith("f"):
-                text = f"(float){text}" if not text.startswith("(") else text
-            return self.isa.splat(k, text)
+        """A broadcast constant, spelled as in the source where that spelling has the lane's value."""
+        if isinstance(c.value, float):
+            return self.isa.splat(k, const_text(c))
+        if k[0] == "f":
+            return self.isa.splat(k, f"{c.value}.0" if abs(c.value) < 2**53 else const_text(c))
         text = c.text or str(c.value)
-        lt = literal_type(text)
-        want = {"i": True, "u": False}[k[0]]
-        if lt is not None and lt.bits == int(k[1:]) and lt.signed == want and lt.wrap(int(text, 0) if not text.startswith('0') or text.lower().startswith('0x') or text == '0' else int(text, 8)) == c.value:
+        lv = literal_value(text)
+        bits = int(k[1:])
+        if lv is not None and (lv - c.value) % (1 << bits) == 0:
             return self.isa.splat(k, text)
-        return self.isa.splat(k, f"({scalar_ctype(k)}){const_text(c)}" if not const_text(c).startswith("(") else const_text(c))
+        return self.isa.splat(k, const_text(c))
 
     def vec(self, e: Expr) -> str:
         """``e`` as a vector of its lane kind (broadcast if uniform)."""

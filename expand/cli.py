@@ -118,10 +118,10 @@ def verify_result(result, path: str, args, isa) -> int:
 
     status = EXIT_OK
     for f in result.functions:
-        rep = verify(scalar_sources=[Path(path)], scalar_name=f.scalar_name, vector_c=result.text,
+        rep = verify(scalar_sources=[Path(path).resolve()], scalar_name=f.scalar_name, vector_c=result.text,
                      vector_name=f.vector_name, params=[Param(p.name, p.type) for p in f.params], ret=f.ret,
-                     isa=isa, include_dirs=[Path(d) for d in args.include], defines=args.define,
-                     undefs=args.undef, link_files=[Path(x) for x in args.link], constants=f.constants,
+                     isa=isa, include_dirs=[Path(d).resolve() for d in args.include], defines=args.define,
+                     undefs=args.undef, link_files=[Path(x).resolve() for x in args.link], constants=f.constants,
                      n_random=args.random)
         print(rep.summary)
         if not rep.ok:

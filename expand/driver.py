@@ -102,7 +102,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         parts.append(f"   {command}")
     parts[-1] += " */"
     parts.extend(mod.prologue)
-    parts.extend(f"#include {h}" for h in isa.headers)
+    parts.extend(f"#include {h}" for h in ["<stdint.h>", *isa.headers])
     parts.append("")
     for sym in globals_used.values():
         parts.append(global_definition(sym))
