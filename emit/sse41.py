@@ -205,7 +205,7 @@ class Sse41(RegIsa):
         if w == 32:
             if not n_uniform and op == "<<":
                 pow2 = f"_mm_cvttps_epi32(_mm_castsi128_ps(_mm_add_epi32(_mm_slli_epi32({n}, 23), " \
-                       "_mm_set1_epi32(0x3f800001))))"
+                       "_mm_set1_epi32(0x3f800000))))"
                 return self._fix(k, f"_mm_mullo_epi32({a}, {pow2})")
             if not n_uniform:
                 e = f"{self._srv32(s == 'sra')}({a}, {n})"

@@ -73,30 +73,45 @@ def const_text(c: Const) -> str:
     return str(c.value)
 
 
+NOISY = {"<<", ">>", "&", "|", "^", "&&", "||", "==", "!=", "<", "<=", ">", ">="}
+
+
+def _needs_parens(op: str, p: int, ctx) -> bool:
+    """Parentheses C needs, plus those GCC's -Wparentheses asks for (``1 << (5 + 11)``)."""
+    if isinstance(ctx, tuple):
+        cp, parent = ctx
+        return p < cp or (parent in NOISY and op != parent)
+    return p < ctx
+
+
+def _level(ctx) -> float:
+    return ctx[0] if isinstance(ctx, tuple) else ctx
+
+
 def cexpr(e: Expr, name=lambda s: s.name) -> str:
     """C text of ``e`` with minimal parentheses."""
     return _p(e, 0, name)
 
 
-def _p(e: Expr, ctx: int, name) -> str:
+def _p(e: Expr, ctx, name) -> str:
     if isinstance(e, Const):
         t = const_text(e)
-        return f"({t})" if (t.startswith("-") or t.startswith("(")) and ctx > 0 else t
+        return f"({t})" if (t.startswith("-") or t.startswith("(")) and ctx != 0 else t
     if isinstance(e, Var):
         return name(e.sym)
     if isinstance(e, Binary):
         p = PREC[e.op]
-        s = f"{_p(e.left, p, name)} {e.op} {_p(e.right, p + 1, name)}"
-        return f"({s})" if p < ctx or (ctx and p != ctx and e.op in ("&", "|", "^", "<<", ">>")) else s
+        s = f"{_p(e.left, (p, e.op), name)} {e.op} {_p(e.right, (p + 1, e.op), name)}"
+        return f"({s})" if _needs_parens(e.op, p, ctx) else s
     if isinstance(e, Unary):
         s = f"{e.op}{_p(e.operand, 12, name)}"
-        return f"({s})" if ctx > 11 else s
+        return f"({s})" if _level(ctx) > 11 else s
     if isinstance(e, Cond):
         s = f"{_p(e.cond, 1, name)} ? {_p(e.then, 0, name)} : {_p(e.els, 0, name)}"
-        return f"({s})" if ctx > 0 else s
+        return f"({s})" if _level(ctx) > 0 else s
     if isinstance(e, Cast):
         s = f"({e.type}){_p(e.operand, 12, name)}"
-        return f"({s})" if ctx > 11 else s
+        return f"({s})" if _level(ctx) > 11 else s
     if isinstance(e, BitCast):
         a, b = e.operand.type, e.type
         return f"((union {{ {a} from; {b} to; }}){{ {_p(e.operand, 0, name)} }}.to)"

@@ -80,7 +80,7 @@ def inline_call(fn: Function, s: Stmt, call: Call, callee: Function, names: Name
     end = names.fresh(f"{callee.name}_done")
     result: Symbol | None = None
     if not callee.ret.spelling == "void" and not isinstance(s, ExprStmt):
-        result = Symbol(names.fresh(callee.name), callee.ret, "local", call.coord, temp=True)
+        result = Symbol(names.fresh(callee.name.lstrip("_") + "_r"), callee.ret, "local", call.coord, temp=True)
         fn.locals.append(result)
     labels: dict[str, str] = {}
     for st in _walk(callee.body):

@@ -204,7 +204,7 @@ def hoist(e: Expr, coord, fn: Function, names: NameMaker) -> tuple[list[Stmt], E
             return Var(n.type, tmp)
         if isinstance(n, Call):
             args = [go(a) for a in n.args]
-            tmp = names.local(n.func.lstrip("_") or "call", n.type, coord)
+            tmp = names.local((n.func.lstrip("_") or "call") + "_r", n.type, coord)
             if isinstance(n.type, T.Void):
                 raise error(n.coord, f"void function '{n.func}' used as a value")
             pre.append(Assign(coord, Var(n.type, tmp), Call(n.type, n.func, args, n.coord)))
