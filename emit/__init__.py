@@ -24,4 +24,4 @@ def default_isa() -> str:
 
     if platform.machine() in ("x86_64", "AMD64") and "sse4.1" in ISAS:
         return "sse4.1"
-    return sorted(ISAS)[0]
+    return min(ISAS)

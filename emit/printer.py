@@ -345,4 +345,4 @@ class FunctionPrinter:
             else:
                 decls.append(f"{self.indent}{sym.type} {sym.name};")
         head = f"{ret} {name}({', '.join(params) or 'void'})"
-        return "\n".join([head, "{", *decls, *body, "}"]) + "\n"
+        return "\n".join([head, "{", *decls, *([""] if decls else []), *body, "}"]) + "\n"

@@ -106,10 +106,12 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
     parts.append("")
     for sym in globals_used.values():
         parts.append(global_definition(sym))
+    if globals_used:
+        parts.append("")
     prelude = isa.prelude()
     if prelude:
         parts.append(prelude.rstrip() + "\n")
-    text = "\n".join(parts) + "\n" + "\n".join(bodies)
+    text = "\n".join(parts) + "\n" + "\n\n".join(bodies)
     return Result(text, expanded)
 
 
