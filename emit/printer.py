@@ -14,7 +14,21 @@ from expand import types as T
 from expand.cprint import cexpr, const_text, literal_value
 from expand.diagnostics import error
 from expand.ir import (
-    MASK, Assign, BitCast, Binary, Call, Cast, Cond, Const, Expr, ExprStmt, Index, Member, Stmt, Symbol, Unary,
+    MASK,
+    Assign,
+    Binary,
+    BitCast,
+    Call,
+    Cast,
+    Cond,
+    Const,
+    Expr,
+    ExprStmt,
+    Index,
+    Member,
+    Stmt,
+    Symbol,
+    Unary,
     Var,
 )
 from expand.shape import Shapes
@@ -235,7 +249,8 @@ class FunctionPrinter:
                 v = isa.select(k, m.name, v, name)
             self.lines.append(f"{ind}{name} = {v};")
             return
-        if isinstance(tgt, Unary) and tgt.op == "*" and isinstance(tgt.operand, Var) and tgt.operand.sym.kind == "param":
+        if isinstance(tgt, Unary) and tgt.op == "*" and isinstance(tgt.operand, Var) \
+                and tgt.operand.sym.kind == "param":
             p = tgt.operand.sym.name
             k = self.k(tgt.type)
             v = self.vec(s.value)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from . import types as T
-from .ir import BitCast, Binary, Call, Cast, Cond, Const, Expr, Index, Member, Unary, Var
+from .ir import Binary, BitCast, Call, Cast, Cond, Const, Expr, Index, Member, Unary, Var
 
 PREC = {"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, "<=": 7, ">": 7, ">=": 7,
         "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10}

@@ -13,12 +13,12 @@ from predication.single_exit import single_exit
 from . import __version__
 from . import types as T
 from .const_subscripts import hoist_constant_subscripts
-from .cprint import cexpr
 from .copyprop import fold_temporaries
+from .cprint import cexpr
 from .dce import eliminate_dead
 from .diagnostics import error
 from .inline import inline_module
-from .ir import Binary, Const, Function, Module, Symbol, Var, walk_stmts, stmt_exprs
+from .ir import Binary, Const, Function, Module, Symbol, Var, stmt_exprs, walk_stmts
 from .lower import lower_function
 from .shape import analyze
 

@@ -8,8 +8,24 @@ from __future__ import annotations
 
 from .diagnostics import error
 from .ir import (
-    Assign, Block, Break, Call, Continue, Expr, ExprStmt, Function, Goto, If, Label, Loop, Module, Return,
-    Stmt, Symbol, Var, map_expr,
+    Assign,
+    Block,
+    Break,
+    Call,
+    Continue,
+    Expr,
+    ExprStmt,
+    Function,
+    Goto,
+    If,
+    Label,
+    Loop,
+    Module,
+    Return,
+    Stmt,
+    Symbol,
+    Var,
+    map_expr,
 )
 from .lower import NameMaker
 

@@ -9,10 +9,10 @@ assignments into statements.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
-from .types import CType, INT
+from .types import INT, CType
 
 
 @dataclass(frozen=True)

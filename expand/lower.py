@@ -15,8 +15,28 @@ import re
 from . import types as T
 from .diagnostics import error
 from .ir import (
-    Assign, BitCast, Binary, Block, Call, Cast, Cond, Const, Expr, ExprStmt, Function, If, Index, Loop,
-    Member, Return, Stmt, Symbol, Unary, Var, is_pure, map_expr, walk_stmts,
+    Assign,
+    Binary,
+    BitCast,
+    Block,
+    Call,
+    Cast,
+    Cond,
+    Const,
+    Expr,
+    ExprStmt,
+    Function,
+    If,
+    Index,
+    Loop,
+    Member,
+    Return,
+    Stmt,
+    Symbol,
+    Unary,
+    Var,
+    map_expr,
+    walk_stmts,
 )
 
 

@@ -18,8 +18,33 @@ from pycparserext.ext_c_parser import GnuCParser
 from expand import types as T
 from expand.diagnostics import ExpandError, error
 from expand.ir import (
-    Assign, BitCast, Binary, Block, Break, Call, Cast, Cond, Const, Continue, Coord, Expr, ExprStmt,
-    Function, Goto, If, Index, InitList, Label, Loop, Member, Module, Return, Stmt, Symbol, Unary, Var,
+    Assign,
+    Binary,
+    BitCast,
+    Block,
+    Break,
+    Call,
+    Cast,
+    Cond,
+    Const,
+    Continue,
+    Coord,
+    Expr,
+    ExprStmt,
+    Function,
+    Goto,
+    If,
+    Index,
+    InitList,
+    Label,
+    Loop,
+    Member,
+    Module,
+    Return,
+    Stmt,
+    Symbol,
+    Unary,
+    Var,
 )
 
 CPP_FLAGS = ["-E", "-std=c11", "-D_Float128=double"]
@@ -615,7 +640,10 @@ class Reader:
         if not m:
             raise error(co, f"cannot read constant '{text}'")
         digits, suffix = m.group(1), m.group(2).lower()
-        v = int(digits, 16) if digits.lower().startswith("0x") else int(digits, 8) if digits.startswith("0") else int(digits)
+        if digits.lower().startswith("0x"):
+            v = int(digits, 16)
+        else:
+            v = int(digits, 8) if digits.startswith("0") else int(digits)
         decimal = not (digits.lower().startswith("0x") or (digits.startswith("0") and len(digits) > 1))
         unsigned = "u" in suffix
         long_ = "l" in suffix

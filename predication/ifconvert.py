@@ -16,8 +16,23 @@ import re
 from expand import types as T
 from expand.cfg import CFG, BasicBlock, build_cfg, exprs_of_term
 from expand.ir import (
-    MASK, Assign, Binary, Call, Cast, Const, Expr, ExprStmt, Function, Index, Member, Return, Stmt, Symbol, Unary,
-    Var, vars_read,
+    MASK,
+    Assign,
+    Binary,
+    Call,
+    Cast,
+    Const,
+    Expr,
+    ExprStmt,
+    Function,
+    Index,
+    Member,
+    Return,
+    Stmt,
+    Symbol,
+    Unary,
+    Var,
+    vars_read,
 )
 from expand.lower import NameMaker
 
