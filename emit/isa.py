@@ -88,18 +88,13 @@ def is_int_literal(text: str) -> bool:
     return _INT_LITERAL.fullmatch(text) is not None
 
 
-def literal_value(text: str) -> int:
-    """The value of an integer literal accepted by ``is_int_literal``."""
-    return int(text.strip().rstrip("uUlL"), 0) if not re.fullmatch(r"\s*0[0-7]+[uUlL]*\s*", text) \
-        else int(text.strip().rstrip("uUlL"), 8)
-
-
 def _wide_utype(k: str) -> str:
     """The unsigned C type in which C does wrapping arithmetic of kind ``k`` without overflow."""
     return "uint64_t" if kind_bits(k) == 64 else "uint32_t"
 
 
-def _check_binop(op: str, k: str) -> None:
+def check_binop(op: str, k: str) -> None:
+    """Reject operators and kinds ``binop`` does not take."""
     if op not in BINOPS:
         raise ValueError(f"unknown binary operator {op!r}")
     if k not in KINDS:
@@ -318,11 +313,8 @@ class Isa:
         """A gang with lane i equal to ``scalars[i]`` (each evaluated once)."""
         if len(scalars) != self.lanes:
             raise ValueError(f"build needs {self.lanes} scalars, got {len(scalars)}")
-        t = scalar_ctype(k)
-        xs = ", ".join(f"x{i}" for i in range(self.lanes))
-        name = self._lanes_fn(f"_exp_build_{k}_lanes", ("v", k), [("s", t)] * self.lanes, None,
-                              pre=f"    const {t} s[{self.lanes}] = {{{xs}}};\n"
-                                  f"    for (int i = 0; i < {self.lanes}; i++)\n        r[i] = s[i];\n")
+        name = self._lanes_fn(f"_exp_build_{k}_lanes", ("v", k), [("s", scalar_ctype(k))] * self.lanes, None,
+                              pre="".join(f"    r[{i}] = x{i};\n" for i in range(self.lanes)))
         return f"{name}({', '.join(scalars)})"
 
     def extract(self, k: str, v: str, lane: int) -> str:
@@ -339,7 +331,7 @@ class Isa:
 
         On float kinds ``& | ^`` act on the bit patterns; ``%`` is rejected.
         """
-        _check_binop(op, k)
+        check_binop(op, k)
         if is_float(k) and op in "&|^":
             u = uint_kind(k)
             return self.bitcast(u, k, self.binop(op, u, self.bitcast(k, u, a), self.bitcast(k, u, b)))

@@ -16,12 +16,14 @@ widths, int32/uint32 <-> f32/f64 (exact), f32 <-> f64, bitcasts. Per-lane scalar
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from .isa import (
     CMPOPS,
     OPNAMES,
     Arg,
     RegIsa,
-    _check_binop,
+    check_binop,
     is_float,
     is_int_literal,
     is_signed,
@@ -119,7 +121,7 @@ class Sse41(RegIsa):
         return self._lift(f"_exp_splat_{k}", self.vtype(k), self.nregs(k), [Arg(t, scalar)],
                           lambda _j, x: fn.format(x))
 
-    def build(self, k: str, scalars: list[str]) -> str:
+    def build(self, k: str, scalars: Sequence[str]) -> str:
         if len(scalars) != self.lanes:
             raise ValueError(f"build needs {self.lanes} scalars, got {len(scalars)}")
         t = scalar_ctype(k)
@@ -149,7 +151,7 @@ class Sse41(RegIsa):
 
     # ------------------------------------------------------------------ arithmetic
     def binop(self, op: str, k: str, a: str, b: str) -> str:
-        _check_binop(op, k)
+        check_binop(op, k)
         name = f"_exp_{OPNAMES[op]}_{k}"
         if is_float(k):
             intr = f"_mm_{OPNAMES[op]}_{self._sfx(k)}"
@@ -327,10 +329,10 @@ class Sse41(RegIsa):
             return p
         return f"_mm_movehl_ps({p}, {p})" if k == "f32" else f"_mm_srli_si128({p}, 8)"
 
-    def _widen(self, name: str, src_k: str, dst_k: str, a: str, fn: str) -> str:
+    def _widen(self, name: str, src_k: str, dst_k: str, a: str, fn: Callable[[str], str]) -> str:
         """A gang of 64-bit kind ``dst_k`` from the 32-bit-lane ``a``: register j is ``fn(half j)``."""
         return self._lift(name, self.vtype(dst_k), self.nregs(dst_k), [Arg(self.vtype(src_k), a)],
-                          lambda j, p: fn.replace("@", self._half(src_k, p, j)))
+                          lambda j, p: fn(self._half(src_k, p, j)))
 
     def _narrow(self, name: str, src_k: str, dst_k: str, a: str, expr: str) -> str:
         """Helper of one parameter ``a`` (gang of 64-bit kind ``src_k``) returning ``expr``."""
@@ -351,11 +353,11 @@ class Sse41(RegIsa):
             if sw == 64 and dw == 64:
                 return a
             if dw == 64:
-                return self._widen(name, s, d, a, f"_mm_cvt{'epu' if s == 'u32' else 'epi'}32_epi64(@)")
+                return self._widen(name, s, d, a, lambda h: f"_mm_cvt{'epu' if s == 'u32' else 'epi'}32_epi64({h})")
             return self._narrow(name, s, d, a, self._fix(d, _join_lo32("a.v[0]", "a.v[1]")))
         if is_float(s) and is_float(d):
             if s == "f32":
-                return self._widen(name, s, d, a, "_mm_cvtps_pd(@)")
+                return self._widen(name, s, d, a, lambda h: f"_mm_cvtps_pd({h})")
             return self._narrow(name, s, d, a, "_mm_movelh_ps(_mm_cvtpd_ps(a.v[0]), _mm_cvtpd_ps(a.v[1]))")
         if not is_float(s):
             if sw == 64:
@@ -365,9 +367,10 @@ class Sse41(RegIsa):
             if d == "f32":
                 return f"{self._u32_to_f32()}({a})"
             if s != "u32":
-                return self._widen(name, s, d, a, "_mm_cvtepi32_pd(@)")
+                return self._widen(name, s, d, a, lambda h: f"_mm_cvtepi32_pd({h})")
             return self._widen(name, s, d, a,
-                               f"_mm_add_pd(_mm_cvtepi32_pd(_mm_xor_si128(@, {SIGN32})), _mm_set1_pd(2147483648.0))")
+                               lambda h: f"_mm_add_pd(_mm_cvtepi32_pd(_mm_xor_si128({h}, {SIGN32})), "
+                               "_mm_set1_pd(2147483648.0))")
         # float -> integer: truncation (out-of-range lanes are undefined in C)
         if dw == 64:
             return super().convert(s, d, a)

@@ -263,12 +263,13 @@ class Prog:
             lines.append(f"{ind}{isa.vtype(k)} a{n} = {isa.loadu(k, f'x{n}')};")
             lines.append(f"{ind}(void)x{n}; (void)a{n};")
         if c.out == "mask":
+            sel = isa.select("u32", "m", isa.splat("u32", "0xffffffffu"), isa.splat("u32", "0"))
             lines += [
                 f"{ind}{isa.mask_type()} m = {c.expr};",
                 f"{ind}int32_t t[{lanes}];",
                 f"{ind}{isa.storeu('i32', 't', isa.mask_to_int('m'))};",
                 f"{ind}uint32_t s[{lanes}];",
-                f"{ind}{isa.storeu('u32', 's', isa.select('u32', 'm', isa.splat('u32', '0xffffffffu'), isa.splat('u32', '0')))};",
+                f"{ind}{isa.storeu('u32', 's', sel)};",
                 f"{ind}unsigned bits = {isa.mask_bits('m')};",
                 f"{ind}int any = {isa.mask_any('m')}, all = {isa.mask_all('m')}, want_any = 0, want_all = 1;",
                 f"{ind}if (bits >> {lanes}) fail({idx}, \"bits\", j, 0, &bits, &bits, 4);",
@@ -389,7 +390,8 @@ def ref_shift(op: str, k: str, x: str, n: str) -> str:
     return f"({t})({x} >> {n})"
 
 
-def build_prog(isa: Isa, k: str, seed: int) -> Prog:
+def build_prog(isa: Isa, k: str, seed: int, all_literals: bool = True) -> Prog:
+    """The checks of every operation on kind ``k`` (shift literals: every count, else 0, 1, max)."""
     rnd = random.Random(seed)
     p = Prog(isa)
     lanes = isa.lanes
@@ -421,7 +423,8 @@ def build_prog(isa: Isa, k: str, seed: int) -> Prog:
             continue
         if op in "/%" and not is_float(k):
             D = p.arr(f"D_{'div' if op == '/' else 'rem'}", k, safe_divisors(k, a_bits, b_bits))
-            add(Check(f"binop {op}", [(k, A), (k, D)], k, isa.binop(op, k, "a0", "a1"), ref_binop(op, k, "x0[i]", "x1[i]")))
+            add(Check(f"binop {op}", [(k, A), (k, D)], k, isa.binop(op, k, "a0", "a1"),
+                      ref_binop(op, k, "x0[i]", "x1[i]")))
         else:
             # + and * of two NaNs: C leaves the payload open and GCC commutes the operands freely
             ok = f"nan_either_{k}(r[i], x0[i], x1[i])" if is_float(k) and op in "+*" else ""
@@ -433,7 +436,7 @@ def build_prog(isa: Isa, k: str, seed: int) -> Prog:
         for op in ("<<", ">>"):
             add(Check(f"shift {op} uniform variable", [(k, A)], k, isa.shift(op, k, "a0", "c", True),
                       ref_shift(op, k, "x0[i]", "c"), outer=f"for (int c = 0; c < {bits}; c++)"))
-            for c in range(bits):
+            for c in range(bits) if all_literals else sorted({0, 1, bits - 1}):
                 add(Check(f"shift {op} {c}", [(k, A)], k, isa.shift(op, k, "a0", str(c), True),
                           ref_shift(op, k, "x0[i]", str(c))))
             add(Check(f"shift {op} per lane", [(k, A), (k, S)], k, isa.shift(op, k, "a0", "a1", False),
@@ -507,10 +510,11 @@ def explain(p: Prog, out: str) -> str:
 
 def run_kind(isa_name: str, k: str, tmp: Path, opt: str = "-O2") -> str:
     isa = ISA_FACTORIES[isa_name]()
-    p = build_prog(isa, k, seed=KINDS.index(k) + 1)
+    p = build_prog(isa, k, seed=KINDS.index(k) + 1, all_literals=type(isa) is Sse41)
     rc, out = compile_and_run(isa, p.source(), tmp, opt)
     summary = out.strip().splitlines()[-1] if out.strip() else ""
     assert rc == 0 and "FAILS 0" in summary, f"{isa_name} {k}: {summary}\n{explain(p, out)}"
+    print(f"{isa_name} {k} {opt}: {summary}")
     return summary
 
 
@@ -523,11 +527,11 @@ needs_cpu = pytest.mark.skipif(not has_sse41(), reason="host lacks SSE4.1")
 @needs_cpu
 @pytest.mark.parametrize("k", KINDS)
 def test_sse41_every_op(k: str, tmp_path: Path) -> None:
-    print(run_kind("sse4.1", k, tmp_path))
+    run_kind("sse4.1", k, tmp_path)
 
 
 @needs_cpu
-@pytest.mark.parametrize("k", KINDS)
+@pytest.mark.parametrize("k", ["i8", "u16", "u32", "i64", "f32", "f64"])
 def test_sse41_every_op_O0(k: str, tmp_path: Path) -> None:
     """Immediate operands and helpers also compile (and work) without optimization."""
     run_kind("sse4.1", k, tmp_path, opt="-O0")
@@ -539,7 +543,7 @@ def test_generic_fallbacks(k: str, tmp_path: Path) -> None:
     run_kind("generic4", k, tmp_path)
 
 
-@pytest.mark.parametrize("k", ["u8", "i16", "u32", "i64", "f32", "f64"])
+@pytest.mark.parametrize("k", ["u8", "i64", "f32", "f64"])
 def test_generic_fallbacks_8_lanes(k: str, tmp_path: Path) -> None:
     run_kind("generic8", k, tmp_path)
 
