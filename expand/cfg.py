@@ -84,7 +84,7 @@ def build_cfg(body: list[Stmt]) -> CFG:
                     e_end.term = ("jump", join)
                 cur = start(join)
             elif isinstance(s, Goto):
-                cur.term = ("jump", label_block(s.label))
+                cur.term = ("jump", label_block(s.label), s)
                 cur = start(g.new())
             elif isinstance(s, Label):
                 nb = label_block(s.name)
@@ -127,7 +127,7 @@ def build_cfg(body: list[Stmt]) -> CFG:
         for s in b.succs:
             s.preds.append(b)
             if s.order <= b.order:
-                co = b.term[4].coord if b.term[0] == "branch" else None
+                co = b.term[4].coord if b.term[0] == "branch" else (b.term[2].coord if len(b.term) > 2 else None)
                 raise error(co, "a backward 'goto' forms a loop; loops are not supported yet",
                             "expand vectorizes loop-free functions")
     exits = [b for b in g.blocks if b.term[0] == "exit"]

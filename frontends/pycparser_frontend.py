@@ -496,6 +496,10 @@ class Reader:
             except ExpandError:
                 raise error(co, f"variable-length array '{d.name}' is not supported") from None
         t = self.ctype(d.type)
+        if isinstance(t, T.Array) or (isinstance(t, T.Record) and not _punning_union(t)):
+            kind = "array" if isinstance(t, T.Array) else "struct or union"
+            raise error(co, f"local {kind} '{d.name}' is not supported yet",
+                        "use scalar locals (unions of same-size scalars for type punning are fine)")
         sym = Symbol(d.name, t, "local", co, const="const" in quals)
         self.scopes[-1][d.name] = sym
         self.locals.append(sym)
@@ -751,6 +755,9 @@ class Reader:
         if name in ("copysignf", "copysign") and len(args) == 2:
             ft = T.FLOAT if name == "copysignf" else T.DOUBLE
             return copysign_bits(self.convert(args[0], ft), self.convert(args[1], ft))
+        if name in _NONLOCAL_JUMPS:
+            raise error(co, f"'{name}' (non-local jumps) cannot be vectorized",
+                        "keep setjmp/longjmp in the scalar caller")
         if name.startswith("__builtin_"):
             raise error(co, f"builtin '{name}' is not supported")
         if name not in self.globals:
@@ -766,6 +773,10 @@ class Reader:
             raise error(co, f"'{name}' takes {len(ft.params)} arguments, {len(args)} given")
         args = [self.convert(a, pt) for a, pt in zip(args, ft.params)]
         return Call(ft.ret, name, args, co)
+
+
+_NONLOCAL_JUMPS = {"setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp", "longjmp", "_longjmp", "siglongjmp",
+                   "__longjmp_chk", "vfork", "fork"}
 
 
 class _PtrCast(Cast):
@@ -850,6 +861,11 @@ def uniquify_locals(fn: Function) -> None:
             n += 1
         s.name = name
         seen.add(name)
+
+
+def _punning_union(t: T.Record) -> bool:
+    from expand.lower import punnable
+    return punnable(t)
 
 
 def _system_header(node) -> bool:
