@@ -3,10 +3,18 @@ reads like the source: ``ix = asuint(x)`` prints as one bit cast of ``x``, not f
 
 from __future__ import annotations
 
-from .ir import Assign, Call, Const, Expr, ExprStmt, Stmt, Symbol, Var, map_expr, vars_read
+from .ir import Assign, Call, Const, Expr, ExprStmt, Return, Stmt, Symbol, Var, map_expr, vars_read
 
 
-def fold_temporaries(stmts: list[Stmt]) -> list[Stmt]:
+def fold_temporaries(stmts: list[Stmt], ret: Return | None = None) -> list[Stmt]:
+    """Fold temporaries in ``stmts`` followed by the final ``ret`` (which counts as a use)."""
+    if ret is not None:
+        stmts = [*stmts, ret]
+    stmts = _fold(stmts)
+    return stmts[:-1] if ret is not None else stmts
+
+
+def _fold(stmts: list[Stmt]) -> list[Stmt]:
     changed = True
     while changed:
         changed = False
@@ -54,6 +62,8 @@ def _reads(s: Stmt) -> list[Expr]:
         return [s.value] if isinstance(s.target, Var) else [s.value, s.target]
     if isinstance(s, ExprStmt):
         return [s.expr]
+    if isinstance(s, Return) and s.value is not None:
+        return [s.value]
     return []
 
 
@@ -68,3 +78,5 @@ def _subst(s: Stmt, t: Symbol, value: Expr) -> None:
             s.target = map_expr(s.target, f)
     elif isinstance(s, ExprStmt):
         s.expr = map_expr(s.expr, f)
+    elif isinstance(s, Return) and s.value is not None:
+        s.value = map_expr(s.value, f)

@@ -85,7 +85,8 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         lin = if_convert(fn)
         live = [lin.ret.value] if lin.ret.value is not None else []
         lin.stmts, _ = eliminate_dead(lin.stmts, live)
-        lin.stmts = fold_temporaries(lin.stmts)
+        lin.stmts = fold_temporaries(lin.stmts, lin.ret)
+        live = [lin.ret.value] if lin.ret.value is not None else []
         lin.stmts, used = eliminate_dead(lin.stmts, live)
         shapes = analyze(fn.params, lin.stmts)
         printer = FunctionPrinter(isa, lin, shapes, prefix, set(expandable))
@@ -108,6 +109,11 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         parts.append(global_definition(sym))
     if globals_used:
         parts.append("")
+    # Load/store helpers for every parameter kind: callers (and the verifier's harness) need them.
+    for e in expanded:
+        for k in lane_kinds(e) + ([] if isinstance(e.ret, T.Void) else [lane_kind(e.ret)]):
+            isa.loadu(k, "p")
+            isa.storeu(k, "p", "v")
     prelude = isa.prelude()
     if prelude:
         parts.append(prelude.rstrip() + "\n")

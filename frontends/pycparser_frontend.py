@@ -392,6 +392,9 @@ class Reader:
         if isinstance(node, (c_ast.Assignment, c_ast.UnaryOp)) and self._is_update(node):
             return [self.update(node)]
         if isinstance(node, c_ast.FuncCall):
+            pun = self.memcpy_pun(node)
+            if pun is not None:
+                return [pun]
             return [ExprStmt(co, self.expr(node))]
         if isinstance(node, c_ast.If):
             cond, likely = self.condition(node.cond)
@@ -435,6 +438,21 @@ class Reader:
         if isinstance(node, c_ast.Assignment) or isinstance(node, c_ast.UnaryOp):
             raise error(co, "this expression statement is not supported")
         raise error(co, f"statement '{type(node).__name__}' is not supported")
+
+    def memcpy_pun(self, node: c_ast.FuncCall) -> Assign | None:
+        """``memcpy(&a, &b, sizeof a)`` between same-size scalars: a bit reinterpretation, not memory."""
+        if not (isinstance(node.name, c_ast.ID) and node.name.name in ("memcpy", "__builtin_memcpy", "memmove")):
+            return None
+        args = node.args.exprs if node.args else []
+        if len(args) != 3 or not all(isinstance(a, c_ast.UnaryOp) and a.op == "&" for a in args[:2]):
+            return None
+        dst, src = self.lvalue(args[0].expr), self.expr(args[1].expr)
+        n = fold_int(self.expr(args[2]))
+        if not (dst.type.is_arith() and src.type.is_arith()) or n != dst.type.size() or n != src.type.size():
+            raise error(self.coord(node), "memcpy is only supported between same-size scalar variables",
+                        "copy whole int/float values: memcpy(&i, &x, sizeof i)")
+        value = src if T.strip_spelling(src.type) == T.strip_spelling(dst.type) else BitCast(dst.type, src)
+        return Assign(self.coord(node), dst, value)
 
     def condition(self, node) -> tuple[Expr, bool | None]:
         """An if-condition, with its __builtin_expect hint if any."""

@@ -12,7 +12,7 @@ def single_exit(fn: Function) -> Symbol | None:
     names = NameMaker(fn)
     retval = None
     if not isinstance(fn.ret, T.Void):
-        retval = Symbol(names.fresh("retval"), fn.ret, "local", fn.coord)
+        retval = Symbol(names.fresh("retval"), fn.ret, "local", fn.coord, temp=True)
         fn.locals.append(retval)
     done = names.fresh("done")
 
