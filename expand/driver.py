@@ -17,6 +17,7 @@ from .copyprop import fold_temporaries
 from .cprint import cexpr
 from .dce import eliminate_dead
 from .diagnostics import error
+from .fold import fold_constants
 from .inline import inline_module
 from .ir import Binary, Const, Function, Module, Symbol, Var, stmt_exprs, walk_stmts
 from .lower import lower_function
@@ -80,6 +81,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
     for name in roots:
         fn = mod.functions[name]
         consts = comparison_constants(fn)
+        fold_constants(fn)
         single_exit(fn)
         hoist_constant_subscripts(fn)
         lin = if_convert(fn)

@@ -17,6 +17,7 @@ from pycparserext.ext_c_parser import GnuCParser
 
 from expand import types as T
 from expand.diagnostics import ExpandError, error
+from expand.fold import fold_int
 from expand.ir import (
     Assign,
     Binary,
@@ -822,39 +823,6 @@ def copysign_bits(x: Expr, y: Expr) -> Expr:
     mag = Binary(it, "&", BitCast(it, x), Const(it, sign - 1, hex(sign - 1)))
     sgn = Binary(it, "&", BitCast(it, y), Const(it, sign, hex(sign)))
     return BitCast(x.type, Binary(it, "|", mag, sgn))
-
-
-def fold_int(e: Expr) -> int | None:
-    """The value of an integer constant expression, or None."""
-    if isinstance(e, Const) and isinstance(e.value, int):
-        return e.value
-    if isinstance(e, Cast) and isinstance(e.type, T.Int):
-        v = fold_int(e.operand)
-        return None if v is None else e.type.wrap(v)
-    if isinstance(e, Unary) and isinstance(e.type, T.Int):
-        v = fold_int(e.operand)
-        if v is None:
-            return None
-        r = {"-": -v, "~": ~v, "!": int(not v)}.get(e.op)
-        return None if r is None else e.type.wrap(r)
-    if isinstance(e, Binary) and isinstance(e.type, T.Int) and e.op not in ("&&", "||"):
-        a, b = fold_int(e.left), fold_int(e.right)
-        if a is None or b is None:
-            return None
-        op = e.op
-        try:
-            r = {
-                "+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b,
-                "/": lambda: int(a / b), "%": lambda: a - int(a / b) * b,
-                "&": lambda: a & b, "|": lambda: a | b, "^": lambda: a ^ b,
-                "<<": lambda: a << b, ">>": lambda: a >> b,
-                "==": lambda: int(a == b), "!=": lambda: int(a != b), "<": lambda: int(a < b),
-                "<=": lambda: int(a <= b), ">": lambda: int(a > b), ">=": lambda: int(a >= b),
-            }[op]()
-        except (ZeroDivisionError, ValueError, KeyError):
-            return None
-        return e.type.wrap(r)
-    return None
 
 
 def walk_shallow(stmts: list[Stmt]):
