@@ -102,6 +102,9 @@ def run(args: argparse.Namespace) -> int:
         fd, tmp = tempfile.mkstemp(dir=out.parent if str(out.parent) else ".", prefix=".expand-")
         with os.fdopen(fd, "w") as f:
             f.write(result.text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, out)
     elif not args.verify:
         sys.stdout.write(result.text)
