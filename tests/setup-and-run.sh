@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Install everything the tests need (Debian: glibc-source; PyPI: the package and pytest), then run them.
+# Install everything the tests need, then run them:
+#   Debian: gcc, glibc-source (the corpus), cross compilers for AArch64 and ppc64le, qemu-user;
+#   PyPI:   this package with its test extras.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
-if ! dpkg -s glibc-source >/dev/null 2>&1; then
+PKGS="gcc glibc-source gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu qemu-user"
+missing=""
+for p in $PKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
+if [ -n "$missing" ]; then
   $SUDO apt-get update -qq
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq glibc-source gcc >/dev/null
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
 fi
 python3 -m pip install -q -e '.[test]' 2>/dev/null || python3 -m pip install -q --break-system-packages -e '.[test]'
 python3 -m pytest -q "$@"
