@@ -1,27 +1,75 @@
-"""C emission: the ISA tables (``Isa`` subclasses) and the C printer."""
+"""C emission: the ISA tables (one ``Isa`` subclass per module) and the C printer.
+
+Adding an ISA = adding a module with its table and one line in ``TABLES``.
+"""
 
 from __future__ import annotations
 
-from .isa import Isa
-from .sse41 import Sse41
+import importlib
+import platform
+from pathlib import Path
 
-#: ISA name -> table class
-ISAS: dict[str, type[Isa]] = {"sse4.1": Sse41}
+from .isa import Isa
+
+#: name -> (module, class, natural lanes, what it needs)
+TABLES: dict[str, tuple[str, str, int, str]] = {
+    "sse2": ("emit.sse2", "Sse2", 4, "x86-64 (any); gcc -msse2"),
+    "sse4.1": ("emit.sse41", "Sse41", 4, "x86 with SSE4.1; gcc -msse4.1"),
+    "avx2": ("emit.avx2", "Avx2", 8, "x86 with AVX2; gcc -mavx2"),
+    "avx512": ("emit.avx512", "Avx512", 16,
+               "x86 with AVX-512F/BW/DQ/VL; gcc -mavx512f -mavx512bw -mavx512dq -mavx512vl"),
+    "neon": ("emit.neon", "Neon", 4, "AArch64 Advanced SIMD; verified with aarch64-linux-gnu-gcc + qemu-aarch64"),
+    "altivec": ("emit.altivec", "Altivec", 4,
+                "POWER8+ AltiVec/VSX (ppc64le); verified with powerpc64le-linux-gnu-gcc + qemu-ppc64le"),
+    "generic": ("emit.generic", "Generic", 4, "any GCC/Clang target (vector_size extensions)"),
+}
+
+
+def available() -> dict[str, tuple[str, str, int, str]]:
+    """The tables whose modules exist in this checkout."""
+    here = Path(__file__).parent
+    return {n: t for n, t in TABLES.items() if (here / (t[0].split(".")[1] + ".py")).exists()}
+
+
+ISAS = available()
 
 
 def get_isa(name: str, lanes: int | None = None) -> Isa:
     """A fresh table for ISA ``name`` (``lanes`` defaults to the ISA's natural gang size)."""
+    if name not in ISAS:
+        raise ValueError(f"unknown ISA {name!r} (known: {', '.join(ISAS)})")
+    mod, cls, natural, _ = ISAS[name]
+    if lanes is not None and (lanes <= 0 or lanes % natural):
+        raise ValueError(f"--lanes for {name} must be a multiple of {natural}")
+    return getattr(importlib.import_module(mod), cls)(lanes)
+
+
+def _cpu_flags() -> set[str]:
     try:
-        cls = ISAS[name]
-    except KeyError:
-        raise ValueError(f"unknown ISA {name!r} (known: {', '.join(sorted(ISAS))})") from None
-    return cls(lanes)
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("flags"):
+                return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
 
 
 def default_isa() -> str:
-    """The best ISA this host runs among those expand has tables for."""
-    import platform
-
-    if platform.machine() in ("x86_64", "AMD64") and "sse4.1" in ISAS:
-        return "sse4.1"
-    return min(ISAS)
+    """The best ISA this host runs among those with a table here."""
+    m = platform.machine().lower()
+    order: list[str] = []
+    if m in ("x86_64", "amd64"):
+        f = _cpu_flags()
+        if {"avx512f", "avx512bw", "avx512dq", "avx512vl"} <= f:
+            order.append("avx512")
+        if "avx2" in f:
+            order.append("avx2")
+        if "sse4_1" in f:
+            order.append("sse4.1")
+        order.append("sse2")
+    elif m in ("aarch64", "arm64"):
+        order.append("neon")
+    elif m.startswith("ppc64"):
+        order.append("altivec")
+    order.append("generic")
+    return next((n for n in order if n in ISAS), next(iter(ISAS)))

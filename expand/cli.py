@@ -28,13 +28,17 @@ def build_parser() -> argparse.ArgumentParser:
         description="Expand scalar C functions into vector C (one lane per call) with SIMD intrinsics.",
         epilog="Exit status: 0 success, 1 diagnostics (or --verify mismatches), 2 usage errors.",
     )
-    p.add_argument("input", help="C source file, or - for standard input")
+    p.add_argument("input", nargs="?", help="C source file, or - for standard input")
     p.add_argument("-o", "--output", help="output file (default: standard output)")
     p.add_argument("-I", dest="include", action="append", default=[], metavar="DIR", help="add include directory")
     p.add_argument("-D", dest="define", action="append", default=[], metavar="NAME[=VALUE]", help="define macro")
     p.add_argument("-U", dest="undef", action="append", default=[], metavar="NAME", help="undefine macro")
-    p.add_argument("--isa", default=default_isa(), choices=sorted(ISAS),
+    p.add_argument("--isa", default=default_isa(), choices=list(ISAS),
                    help=f"target instruction set (default: {default_isa()}, the best this host runs)")
+    p.add_argument("--lanes", type=int, metavar="N",
+                   help="lanes per call (a multiple of the ISA's natural width: 4 on 128-bit ISAs, 8 on AVX2, "
+                        "16 on AVX-512)")
+    p.add_argument("--list-isas", action="store_true", help="list the ISAs with their lane counts and needs")
     p.add_argument("--functions", action="append", metavar="NAME,...",
                    help="functions to expand (default: every function with external linkage in the file)")
     p.add_argument("--expandable", action="append", metavar="NAME,...",
@@ -57,6 +61,15 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0) if exc.code in (0, None) else EXIT_USAGE
+    if args.list_isas:
+        from emit import ISAS
+        for name, (_, _, lanes, needs) in ISAS.items():
+            print(f"{name:8} {lanes:2} lanes  {needs}")
+        return EXIT_OK
+    if args.input is None:
+        parser.print_usage(sys.stderr)
+        print("expand: error: an input file (or -) is required", file=sys.stderr)
+        return EXIT_USAGE
     try:
         return run(args)
     except ExpandError as exc:
@@ -92,7 +105,11 @@ def run(args: argparse.Namespace) -> int:
         line = data[: exc.start].count(b"\n") + 1
         print(f"{path}:{line}:1: error: input is not UTF-8 text", file=sys.stderr)
         return EXIT_DIAG
-    isa = get_isa(args.isa)
+    try:
+        isa = get_isa(args.isa, args.lanes)
+    except ValueError as exc:
+        print(f"expand: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     mod = read_file(path, text, args.include, args.define, args.undef)
     result = expand_module(mod, isa, functions=_split(args.functions) or None,
                            expandable=set(_split(args.expandable)), prefix=args.prefix,

@@ -1,0 +1,83 @@
+"""The function x ISA matrix: expand every corpus function for every ISA and verify it.
+
+    python -m mathlib.matrix [--isa NAME ...] [--readme README.md]
+
+Prints a Markdown table (one row per function, one column per ISA, each cell the number of inputs
+compared with 0 mismatches, or what failed); with ``--readme`` it also replaces the table between
+the ``<!-- matrix -->`` markers of that file. Native ISAs get 100,000 random inputs per function,
+emulated ones (run under qemu) 20,000, each on top of the edge set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from emit import ISAS, get_isa
+from expand.diagnostics import ExpandError
+from expand.driver import expand_module
+from expand.verify import Param, verify
+from frontends.pycparser_frontend import read_file
+
+from .corpus import CorpusFunction, corpus
+
+
+def check(f: CorpusFunction, isa_name: str) -> tuple[bool, str]:
+    """Expand ``f`` for ``isa_name`` and verify it; (ok, table cell)."""
+    isa = get_isa(isa_name)
+    n_random = 20_000 if isa.run_prefix else 100_000
+    try:
+        mod = read_file(str(f.source), f.source.read_text(), [str(d) for d in f.include_dirs])
+        res = expand_module(mod, isa, functions=[f.func])
+    except ExpandError as exc:
+        return False, f"error: {exc.message}"
+    (e,) = res.functions
+    rep = verify(scalar_sources=[f.source], scalar_name=e.scalar_name, vector_c=res.text,
+                 vector_name=e.vector_name, params=[Param(p.name, p.type) for p in e.params], ret=e.ret,
+                 isa=isa, include_dirs=f.include_dirs, link_files=f.link, libs=tuple(f.libs) or ("m",),
+                 constants=e.constants, n_random=n_random)
+    if rep.ok:
+        return True, f"{rep.inputs:,} ok"
+    if rep.mismatches:
+        return False, f"{rep.mismatches:,} of {rep.inputs:,} differ"
+    return False, "build failed"
+
+
+def table(isas: list[str], jobs: int = 2) -> tuple[str, bool]:
+    funcs = corpus()
+    cells: dict[tuple[str, str], tuple[bool, str]] = {}
+    with ThreadPoolExecutor(jobs) as pool:
+        futs = {(f.name, i): pool.submit(check, f, i) for f in funcs for i in isas}
+        for key, fut in futs.items():
+            cells[key] = fut.result()
+    head = "| function | " + " | ".join(isas) + " |"
+    sep = "|---|" + "---|" * len(isas)
+    rows = [head, sep]
+    for f in funcs:
+        rows.append(f"| {f.name} | " + " | ".join(cells[(f.name, i)][1] for i in isas) + " |")
+    ok = all(v[0] for v in cells.values())
+    return "\n".join(rows), ok
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--isa", action="append", help="ISAs to check (default: all)")
+    ap.add_argument("--readme", type=Path, help="update the table between <!-- matrix --> markers")
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args(argv)
+    isas = args.isa or list(ISAS)
+    text, ok = table(isas, args.jobs)
+    print(text)
+    if args.readme:
+        readme = args.readme.read_text()
+        new = re.sub(r"<!-- matrix -->.*?<!-- /matrix -->",
+                     lambda _: f"<!-- matrix -->\n{text}\n<!-- /matrix -->", readme, flags=re.S)
+        args.readme.write_text(new)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
