@@ -18,6 +18,7 @@ from expand.ir import (
     Assign,
     Binary,
     BitCast,
+    BreakIf,
     Call,
     Cast,
     Cond,
@@ -25,11 +26,14 @@ from expand.ir import (
     Expr,
     ExprStmt,
     Index,
+    MaskedLoop,
     Member,
     Stmt,
     Symbol,
     Unary,
     Var,
+    flatten,
+    vars_read,
 )
 from expand.shape import Shapes
 from predication.ifconvert import Linear
@@ -37,6 +41,28 @@ from predication.ifconvert import Linear
 from .isa import lane_kind, scalar_ctype
 
 CMP = ("==", "!=", "<", "<=", ">", ">=")
+
+
+def read_before_written(stmts: list[Stmt]) -> set[Symbol]:
+    """Variables whose first mention in the linear program reads them (a blend's old value, a
+    loop-carried value) rather than writing every lane."""
+    seen: set[Symbol] = set()
+    early: set[Symbol] = set()
+    for s in flatten(stmts):
+        reads: set[Symbol] = set()
+        if isinstance(s, Assign):
+            reads = vars_read(s.value) | (vars_read(s.target) if not isinstance(s.target, Var) else set())
+            if isinstance(s.target, Var) and s.blend:
+                reads.add(s.target.sym)
+        elif isinstance(s, ExprStmt):
+            reads = vars_read(s.expr)
+        elif isinstance(s, BreakIf):
+            reads = vars_read(s.cond)
+        early |= reads - seen
+        seen |= reads
+        if isinstance(s, Assign) and isinstance(s.target, Var):
+            seen.add(s.target.sym)
+    return early
 
 
 class FunctionPrinter:
@@ -206,6 +232,8 @@ class FunctionPrinter:
         isa = self.isa
         if isinstance(e, Var) and e.sym.type == MASK:
             return e.sym.name
+        if isinstance(e, Const) and e.type == MASK:
+            return isa.mask_const(bool(e.value))
         if not self.sh.varying(e):
             return isa.int_to_mask("i32", isa.splat("i32", f"({self.scalar(e)}) != 0"))
         if isinstance(e, Binary) and e.op == "&&" and isinstance(e.right, Unary) and e.right.op == "!":
@@ -225,6 +253,20 @@ class FunctionPrinter:
     def emit(self, s: Stmt) -> None:
         isa = self.isa
         ind = self.indent
+        if isinstance(s, MaskedLoop):
+            if s.active is None:
+                self.lines.append(f"{ind}for (;;) {{")
+            else:
+                self.lines.append(f"{ind}while ({isa.mask_any(s.active.name)}) {{")
+            self.indent += "    "
+            self.block(s.body)
+            self.indent = ind
+            self.lines.append(f"{ind}}}")
+            return
+        if isinstance(s, BreakIf):
+            self.lines.append(f"{ind}if ({self.scalar(s.cond)})")
+            self.lines.append(f"{ind}    break;")
+            return
         self.cur_mask = getattr(s, "mask", None)
         m = self.cur_mask
         if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym.type == MASK:
@@ -317,6 +359,17 @@ class FunctionPrinter:
         self.lines.extend(f"{ind}    {b}" for b in body)
         self.lines.append(f"{ind}}}")
 
+    def block(self, stmts: list[Stmt]) -> None:
+        """Statements, each group headed by its scalar source line."""
+        for s in stmts:
+            co = s.coord
+            if co is not None and (co.file, co.line) != self.last_line:
+                text = self.source_line(co)
+                if text:
+                    self.lines.append(f"{self.indent}/* {text} */")
+                self.last_line = (co.file, co.line)
+            self.emit(s)
+
     # ------------------------------------------------------------------ function
     def function(self, name: str, used: set[Symbol]) -> str:
         isa = self.isa
@@ -336,28 +389,28 @@ class FunctionPrinter:
                             "expand takes int, float and pointer parameters")
         ret = "void" if isinstance(fn.ret, T.Void) else isa.vtype(self.k(fn.ret))
         body_start = len(self.lines)
-        last_line = None
-        for s in self.lin.stmts:
-            co = s.coord
-            if co is not None and (co.file, co.line) != last_line:
-                text = self.source_line(co)
-                if text:
-                    self.lines.append(f"{self.indent}/* {text} */")
-                last_line = (co.file, co.line)
-            self.emit(s)
+        self.last_line = None
+        self.block(self.lin.stmts)
         r = self.lin.ret
         if r.value is not None:
             self.lines.append(f"{self.indent}return {self.vec(r.value)};")
         body = self.lines[body_start:]
+        early = read_before_written(self.lin.stmts)
         decls = []
         for sym in fn.locals:
             if sym not in used:
                 continue
+            # A variable whose old lanes a blend reads before any full write starts at zero
+            # (those lanes are never used; the initializer keeps -Wmaybe-uninitialized quiet).
             if sym.type == MASK:
-                decls.append(f"{self.indent}{isa.mask_type()} {sym.name};")
+                init = f" = {isa.mask_const(False)}" if sym in early else ""
+                decls.append(f"{self.indent}{isa.mask_type()} {sym.name}{init};")
             elif self.sh.is_varying_sym(sym):
-                decls.append(f"{self.indent}{isa.vtype(self.k(sym.type))} {sym.name};")
+                k = self.k(sym.type)
+                init = f" = {isa.splat(k, '0')}" if sym in early else ""
+                decls.append(f"{self.indent}{isa.vtype(k)} {sym.name}{init};")
             else:
-                decls.append(f"{self.indent}{sym.type} {sym.name};")
+                init = " = 0" if sym in early else ""
+                decls.append(f"{self.indent}{sym.type} {sym.name}{init};")
         head = f"{ret} {name}({', '.join(params) or 'void'})"
         return "\n".join([head, "{", *decls, *([""] if decls else []), *body, "}"]) + "\n"

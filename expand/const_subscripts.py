@@ -4,7 +4,7 @@ uniform constant instead of a per-lane load."""
 
 from __future__ import annotations
 
-from .ir import Assign, Block, Const, Function, If, Index, Stmt, Symbol, Var, map_expr, map_stmt_exprs, walk_stmts
+from .ir import Assign, Block, Const, Function, If, Index, Loop, Stmt, Symbol, Var, map_expr, map_stmt_exprs, walk_stmts
 from .lower import NameMaker
 
 
@@ -44,7 +44,7 @@ def hoist_constant_subscripts(fn: Function) -> None:
         for s in stmts:
             if isinstance(s, If):
                 s.then, s.els = insert(s.then), insert(s.els)
-            elif isinstance(s, Block):
+            elif isinstance(s, (Block, Loop)):
                 s.body = insert(s.body)
             out.append(s)
             if isinstance(s, Assign) and isinstance(s.target, Var):

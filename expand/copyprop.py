@@ -3,18 +3,60 @@ reads like the source: ``ix = asuint(x)`` prints as one bit cast of ``x``, not f
 
 from __future__ import annotations
 
-from .ir import Assign, Call, Const, Expr, ExprStmt, Return, Stmt, Symbol, Var, map_expr, vars_read
+from .ir import (
+    Assign,
+    BreakIf,
+    Call,
+    Const,
+    Expr,
+    ExprStmt,
+    MaskedLoop,
+    Return,
+    Stmt,
+    Symbol,
+    Var,
+    flatten,
+    map_expr,
+    vars_read,
+)
 
 
 def fold_temporaries(stmts: list[Stmt], ret: Return | None = None) -> list[Stmt]:
-    """Fold temporaries in ``stmts`` followed by the final ``ret`` (which counts as a use)."""
+    """Fold temporaries in ``stmts`` followed by the final ``ret`` (which counts as a use).
+
+    Only temporaries whose definition and uses all sit in one statement list are folded (a value
+    carried around or out of a loop stays a variable)."""
     if ret is not None:
         stmts = [*stmts, ret]
-    stmts = _fold(stmts)
+    everywhere: dict[Symbol, int] = {}
+    for s in flatten(stmts):
+        for v in _mentions(s):
+            everywhere[v] = everywhere.get(v, 0) + 1
+    stmts = _fold_lists(stmts, everywhere)
     return stmts[:-1] if ret is not None else stmts
 
 
-def _fold(stmts: list[Stmt]) -> list[Stmt]:
+def _mentions(s: Stmt) -> list[Symbol]:
+    out = [v for e in _reads(s) for v in vars_read(e)]
+    if isinstance(s, Assign) and isinstance(s.target, Var):
+        out.append(s.target.sym)
+    return out
+
+
+def _fold_lists(stmts: list[Stmt], everywhere: dict[Symbol, int]) -> list[Stmt]:
+    for s in stmts:
+        if isinstance(s, MaskedLoop):
+            s.body = _fold_lists(s.body, everywhere)
+    here: dict[Symbol, int] = {}
+    for s in stmts:
+        if not isinstance(s, MaskedLoop):
+            for v in _mentions(s):
+                here[v] = here.get(v, 0) + 1
+    local = {v for v, n in here.items() if everywhere.get(v) == n}
+    return _fold(stmts, local)
+
+
+def _fold(stmts: list[Stmt], local: set[Symbol]) -> list[Stmt]:
     changed = True
     while changed:
         changed = False
@@ -27,7 +69,7 @@ def _fold(stmts: list[Stmt]) -> list[Stmt]:
                 for v in vars_read(e):
                     uses.setdefault(v, []).append(i)
         for t, ds in defs.items():
-            if not t.temp or len(ds) != 1:
+            if not t.temp or len(ds) != 1 or t not in local:
                 continue
             i = ds[0]
             d = stmts[i]
@@ -41,8 +83,8 @@ def _fold(stmts: list[Stmt]) -> list[Stmt]:
                 continue
             last = max(us, default=i)
             operands = vars_read(d.value)
-            if any(isinstance(stmts[j], Assign) and isinstance(stmts[j].target, Var)
-                   and stmts[j].target.sym in operands for j in range(i + 1, last + 1)):
+            if any(isinstance(x, Assign) and isinstance(x.target, Var) and x.target.sym in operands
+                   for j in range(i + 1, last + 1) for x in flatten([stmts[j]])):
                 continue
             # Blended uses read the old value too: only fold into plain reads.
             if any(isinstance(stmts[j], Assign) and isinstance(stmts[j].target, Var) and stmts[j].target.sym is t
@@ -64,6 +106,8 @@ def _reads(s: Stmt) -> list[Expr]:
         return [s.expr]
     if isinstance(s, Return) and s.value is not None:
         return [s.value]
+    if isinstance(s, BreakIf):
+        return [s.cond]
     return []
 
 
@@ -80,3 +124,5 @@ def _subst(s: Stmt, t: Symbol, value: Expr) -> None:
         s.expr = map_expr(s.expr, f)
     elif isinstance(s, Return) and s.value is not None:
         s.value = map_expr(s.value, f)
+    elif isinstance(s, BreakIf):
+        s.cond = map_expr(s.cond, f)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .ir import Assign, Call, Expr, Stmt, Symbol, Var, vars_read
+from .ir import Assign, BreakIf, Call, Expr, ExprStmt, MaskedLoop, Stmt, Symbol, Var, flatten, vars_read
 
 
 def eliminate_dead(stmts: list[Stmt], live_out: list[Expr]) -> tuple[list[Stmt], set[Symbol]]:
@@ -11,29 +11,47 @@ def eliminate_dead(stmts: list[Stmt], live_out: list[Expr]) -> tuple[list[Stmt],
         used: set[Symbol] = set()
         for e in live_out:
             used |= vars_read(e)
-        for s in stmts:
+        for s in flatten(stmts):
             for e in _reads(s):
                 used |= vars_read(e)
             m = getattr(s, "mask", None)
             if m is not None:
                 used.add(m)
-        kept = [s for s in stmts if not _dead(s, used)]
-        if len(kept) == len(stmts):
-            break
+            if isinstance(s, MaskedLoop) and s.active is not None:
+                used.add(s.active)
+        kept, removed = _sweep(stmts, used)
         stmts = kept
-    defined = {s.target.sym for s in stmts if isinstance(s, Assign) and isinstance(s.target, Var)}
+        if not removed:
+            break
+    defined = {s.target.sym for s in flatten(stmts) if isinstance(s, Assign) and isinstance(s.target, Var)}
     return stmts, used | defined
+
+
+def _sweep(stmts: list[Stmt], used: set[Symbol]) -> tuple[list[Stmt], bool]:
+    out: list[Stmt] = []
+    removed = False
+    for s in stmts:
+        if _dead(s, used):
+            removed = True
+            continue
+        if isinstance(s, MaskedLoop):
+            s.body, r = _sweep(s.body, used)
+            removed = removed or r
+        out.append(s)
+    return out, removed
 
 
 def _reads(s: Stmt) -> list[Expr]:
     if isinstance(s, Assign):
         out = [s.value]
-        if not isinstance(s.target, Var):
-            out.append(s.target)
-        elif getattr(s, "blend", False):
+        if not isinstance(s.target, Var) or getattr(s, "blend", False):
             out.append(s.target)
         return out
-    return [s.expr]  # type: ignore[attr-defined]
+    if isinstance(s, ExprStmt):
+        return [s.expr]
+    if isinstance(s, BreakIf):
+        return [s.cond]
+    return []
 
 
 def _dead(s: Stmt, used: set[Symbol]) -> bool:

@@ -19,7 +19,8 @@ from .dce import eliminate_dead
 from .diagnostics import error
 from .fold import fold_constants
 from .inline import inline_module
-from .ir import Binary, Const, Function, Module, Symbol, Var, stmt_exprs, walk_stmts
+from .ir import Binary, Const, Function, Module, Symbol, Var, flatten, stmt_exprs, walk_stmts
+from .loops import canonicalize_loops
 from .lower import lower_function
 from .shape import analyze
 
@@ -72,6 +73,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
                   prefix: str = "_Exp_", command: str = "") -> Result:
     roots = select_functions(mod, functions)
     for fn in mod.functions.values():
+        canonicalize_loops(fn)
         lower_function(fn)
     inline_module(mod, roots)
     isa.reset()
@@ -94,7 +96,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         printer = FunctionPrinter(isa, lin, shapes, prefix, set(expandable))
         vname = f"{prefix}{name}"
         bodies.append(printer.function(vname, used))
-        for s in lin.stmts:
+        for s in flatten(lin.stmts):
             for e in stmt_exprs(s):
                 for n in e.walk():
                     if isinstance(n, Var) and n.sym.kind == "global" and n.sym.defined_here and n.sym.static:

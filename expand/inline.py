@@ -161,7 +161,8 @@ def copy_stmts(stmts: list[Stmt], symmap: dict[Symbol, Symbol], labels: dict[str
         elif isinstance(s, Label):
             out.append(Label(s.coord, labels[s.name]))
         elif isinstance(s, Loop):
-            raise error(s.coord, "loops are not supported yet", "expand refuses loops until loop masks land")
+            out.append(Loop(s.coord, s.kind, ce(s.cond) if s.cond is not None else None,
+                            copy_stmts(s.body, symmap, labels, result, end, site)))
         elif isinstance(s, (Break, Continue)):
             out.append(s)
         else:

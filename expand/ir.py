@@ -232,6 +232,30 @@ class Continue(Stmt):
 
 
 @dataclass(eq=False)
+class MaskedLoop(Stmt):
+    """After if-conversion: a loop that runs while any lane of ``active`` is on; a uniform loop
+    (every lane iterates the same number of times) has ``active`` None and leaves by ``BreakIf``."""
+
+    active: Symbol | None
+    body: list[Stmt]
+
+
+@dataclass(eq=False)
+class BreakIf(Stmt):
+    """After if-conversion, in a uniform loop: ``if (cond) break;`` on a uniform condition."""
+
+    cond: Expr
+
+
+def flatten(stmts: list[Stmt]) -> Iterator[Stmt]:
+    """Every statement of an if-converted list, including those inside masked loops."""
+    for s in stmts:
+        yield s
+        if isinstance(s, MaskedLoop):
+            yield from flatten(s.body)
+
+
+@dataclass(eq=False)
 class Function:
     name: str
     ret: CType
@@ -304,6 +328,8 @@ def stmt_exprs(s: Stmt) -> list[Expr]:
         return [s.value] if s.value is not None else []
     if isinstance(s, Loop):
         return [s.cond] if s.cond is not None else []
+    if type(s).__name__ == "BreakIf":
+        return [s.cond]  # type: ignore[attr-defined]
     return []
 
 

@@ -6,7 +6,7 @@ mask vary; a variable varies when any of its definitions does. Everything else s
 
 from __future__ import annotations
 
-from .ir import MASK, Assign, Call, Expr, ExprStmt, Symbol, Unary, Var
+from .ir import MASK, Assign, Call, Expr, ExprStmt, Symbol, Unary, Var, flatten
 
 
 class Shapes:
@@ -33,7 +33,7 @@ def analyze(params: list[Symbol], stmts: list) -> Shapes:
     changed = True
     while changed:
         changed = False
-        for s in stmts:
+        for s in flatten(stmts):
             if isinstance(s, Assign) and isinstance(s.target, Var):
                 sym = s.target.sym
                 if sym in vs:

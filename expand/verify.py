@@ -5,6 +5,12 @@ to the scalar function (one element at a time) and to the vector function (one g
 ``isa.lanes`` elements at a time) and compares every output lane by bit pattern (floats included:
 NaN payloads and the sign of zero count). Inputs are an edge set per parameter type (embedded as
 hex arrays) followed by random inputs drawn in C from a seeded splitmix64 generator.
+
+With ``call_log=True`` the side effects of calls are compared too: the harness defines
+``void vfy_log_record(int site, uint64_t bits)``, which the non-expandable functions that both
+sides call (linked in with ``link_files``) use to record each call. For every input, the records
+of the scalar run must equal the records of that input's lane in the vector run, in the same
+order (see ``_LOG_CODE``).
 """
 
 from __future__ import annotations
@@ -270,8 +276,81 @@ def _plan(value_types: list[CType], lanes: int, constants: Sequence[int | float]
     return _Plan(padded, "sample", EDGE_CAP // lanes * lanes, n_rand, prod)
 
 
+#: Records of calls kept per gang in call-log mode (more is reported as a harness failure).
+LOG_MAX = 1 << 16
+
+# The call log. The vector code calls a non-expandable function once per active lane, lanes in
+# increasing order, for each call site (and, in a loop, for each iteration). So each vector record of
+# site s (a number the callee records) is attributed to the lane that still has an unmatched scalar
+# record of s and has had the fewest of its s records matched so far, the lowest such lane on ties:
+# without loops, where a site is reached at most once per scalar call, the vector records of s
+# belong to the lanes whose scalar run recorded s, in lane order. Every lane's records, taken in
+# vector order, must then equal its scalar run's records: same calls, same arguments, same order.
+# A vector record no lane accounts for makes every lane of the gang differ.
+_LOG_CODE = r"""
+#define VFY_LOG_MAX %(max)dU
+static int vfy_log_site[VFY_LOG_MAX];
+static uint64_t vfy_log_val[VFY_LOG_MAX];
+static int vfy_log_lane[VFY_LOG_MAX];
+static unsigned vfy_log_n, vfy_log_lost;
+static unsigned vfy_log_mark[VFY_L + 1];  /* lane l's scalar records: [mark[l], mark[l + 1]) */
+static int vfy_log_bad[VFY_L];
+
+void vfy_log_record(int site, uint64_t bits);
+void vfy_log_record(int site, uint64_t bits) {
+    if (vfy_log_n >= VFY_LOG_MAX) { vfy_log_lost = 1; return; }
+    vfy_log_site[vfy_log_n] = site;
+    vfy_log_val[vfy_log_n] = bits;
+    vfy_log_n++;
+}
+
+static void vfy_log_check(unsigned vs, unsigned ve) {
+    for (int l = 0; l < VFY_L; l++) vfy_log_bad[l] = vfy_log_lost != 0;
+    for (unsigned i = vs; i < ve; i++) {
+        int s = vfy_log_site[i], lane = -1;
+        unsigned best = 0;
+        for (int l = 0; l < VFY_L; l++) {
+            unsigned total = 0, used = 0;
+            for (unsigned j = vfy_log_mark[l]; j < vfy_log_mark[l + 1]; j++) total += vfy_log_site[j] == s;
+            for (unsigned j = vs; j < i; j++) used += vfy_log_lane[j] == l && vfy_log_site[j] == s;
+            if (used < total && (lane < 0 || used < best)) { lane = l; best = used; }
+        }
+        vfy_log_lane[i] = lane;
+        if (lane < 0)
+            for (int l = 0; l < VFY_L; l++) vfy_log_bad[l] = 1;
+    }
+    for (int l = 0; l < VFY_L; l++) {
+        unsigned j = vfy_log_mark[l];
+        for (unsigned i = vs; i < ve; i++) {
+            if (vfy_log_lane[i] != l) continue;
+            if (j >= vfy_log_mark[l + 1] || vfy_log_site[j] != vfy_log_site[i] || vfy_log_val[j] != vfy_log_val[i])
+                vfy_log_bad[l] = 1;
+            j++;
+        }
+        if (j != vfy_log_mark[l + 1]) vfy_log_bad[l] = 1;
+    }
+}
+
+static void vfy_log_show(int l, unsigned vs, unsigned ve) {
+    printf("mismatch:   calls: DIFFER%%s scalar [", vfy_log_lost ? " (log overflow)" : "");
+    for (unsigned j = vfy_log_mark[l]; j < vfy_log_mark[l + 1]; j++)
+        printf("%%s%%d:0x%%llx", j > vfy_log_mark[l] ? " " : "", vfy_log_site[j], (unsigned long long)vfy_log_val[j]);
+    printf("] vector [");
+    int first = 1;
+    for (unsigned i = vs; i < ve; i++) {
+        if (vfy_log_lane[i] != l && vfy_log_lane[i] >= 0) continue;
+        printf("%%s%%s%%d:0x%%llx", first ? "" : " ", vfy_log_lane[i] < 0 ? "?" : "", vfy_log_site[i],
+               (unsigned long long)vfy_log_val[i]);
+        first = 0;
+    }
+    printf("]\n");
+}
+
+"""
+
+
 def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: list[Param], ret: CType,
-             isa: IsaLike, plan: _Plan, seed: int) -> str:
+             isa: IsaLike, plan: _Plan, seed: int, call_log: bool = False) -> str:
     lanes = isa.lanes
     vals = [(i, p) for i, p in enumerate(params) if not isinstance(p.type, Pointer)]
     ptrs = [(i, p) for i, p in enumerate(params) if isinstance(p.type, Pointer)]
@@ -316,6 +395,8 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
       " printf(\"0x%0*llx (%lld)\", 2 * size, (unsigned long long)b, s); }\n"
       "    else printf(\"0x%0*llx (%llu)\", 2 * size, (unsigned long long)b, (unsigned long long)b);\n"
       "}\n\n")
+    if call_log:
+        w(_LOG_CODE % {"max": LOG_MAX})
     for j, (i, p) in enumerate(vals):
         w(f"/* edge values of {p.name} ({p.type}) */\n")
         w(_hex_array(f"vfy_edge{i}", plan.edges[j]))
@@ -370,7 +451,11 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
         w(f"            vfy_b_init{i}[l] = vfy_next() & 0x{_pointee_mask(p.type.target):x}ULL;\n")
     w("        }\n")
     # --- scalar calls
+    if call_log:
+        w("        vfy_log_n = 0; vfy_log_lost = 0;\n")
     w("        for (int l = 0; l < VFY_L; l++) {\n")
+    if call_log:
+        w("            vfy_log_mark[l] = vfy_log_n;\n")
     args = []
     for i, p in enumerate(params):
         if isinstance(p.type, Pointer):
@@ -391,6 +476,8 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
         w(f"            vfy_b_sout{i}[l] = vfy_bits(&vfy_p{i}, {p.type.target.size()});\n")
     w("        }\n")
     # --- vector call
+    if call_log:
+        w("        vfy_log_mark[VFY_L] = vfy_log_n;\n        unsigned vfy_vs = vfy_log_n;\n")
     w("        {\n")
     vargs = []
     for i, p in enumerate(params):
@@ -424,12 +511,16 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
         w(f"            for (int l = 0; l < VFY_L; l++) vfy_b_vout{i}[l] = vfy_bits(&vfy_v_buf{i}[l],"
           f" {p.type.target.size()});\n")
     w("        }\n")
+    if call_log:
+        w("        unsigned vfy_ve = vfy_log_n;\n        vfy_log_check(vfy_vs, vfy_ve);\n")
     # --- compare
     w("        for (int l = 0; l < VFY_L; l++) {\n")
     diffs = []
     if has_ret:
         diffs.append("vfy_b_sret[l] != vfy_b_vret[l]")
     diffs += [f"vfy_b_sout{i}[l] != vfy_b_vout{i}[l]" for i, _ in ptrs]
+    if call_log:
+        diffs.append("vfy_log_bad[l]")
     w(f"            if (!({' || '.join(diffs) or '0'})) continue;\n")
     w(f"            if (vfy_mism++ >= {MAX_PRINTED}) continue;\n")
     w("            printf(\"mismatch: input %llu (%s) lane %d:\", g * VFY_L + l,"
@@ -451,6 +542,8 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
         w(f"            printf(\"mismatch:   {label}: %s scalar \", {s}[l] != {v}[l] ? \"DIFFERS\" : \"same\");\n")
         w(f"            vfy_show({_cls(t)}, {t.size()}, {s}[l]); printf(\" vector \");"
           f" vfy_show({_cls(t)}, {t.size()}, {v}[l]); printf(\"\\n\");\n")
+    if call_log:
+        w("            if (vfy_log_bad[l]) vfy_log_show(l, vfy_vs, vfy_ve);\n")
     w("        }\n    }\n")
     w(f"    printf(\"verify: {scalar_name} vs {vector_name} [{isa.name}, {lanes} lanes]: %llu inputs"
       f" (%llu edge + %llu random), %llu mismatches\\n\", VFY_TOTAL, VFY_NEDGE, VFY_TOTAL - VFY_NEDGE,"
@@ -487,8 +580,12 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
            params: Sequence[Param], ret: CType, isa: IsaLike, include_dirs: Sequence[Path] = (),
            defines: Sequence[str] = (), undefs: Sequence[str] = (), link_files: Sequence[Path] = (),
            libs: Sequence[str] = ("m",), constants: Sequence[int | float] = (), n_random: int = 100_000,
-           seed: int = 1, workdir: Path | None = None, keep: bool = False) -> VerifyReport:
-    """Compare ``scalar_name`` (from ``scalar_sources``) with ``vector_name`` (in ``vector_c``) bit for bit."""
+           seed: int = 1, workdir: Path | None = None, keep: bool = False,
+           call_log: bool = False) -> VerifyReport:
+    """Compare ``scalar_name`` (from ``scalar_sources``) with ``vector_name`` (in ``vector_c``) bit for bit.
+
+    ``call_log``: also compare the calls recorded with ``vfy_log_record`` (see the module docstring).
+    """
     params = list(params)
     head = f"verify: {scalar_name} vs {vector_name} [{isa.name}, {isa.lanes} lanes]"
     for p in params:
@@ -500,7 +597,7 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
     plan = _plan([p.type for p in params if not isinstance(p.type, Pointer)], isa.lanes, list(constants),
                  n_random)
     harness_c = _harness(vector_file="vector.c", scalar_name=scalar_name, vector_name=vector_name,
-                         params=params, ret=ret, isa=isa, plan=plan, seed=seed)
+                         params=params, ret=ret, isa=isa, plan=plan, seed=seed, call_log=call_log)
 
     own_dir = workdir is None
     wd = Path(tempfile.mkdtemp(prefix="expand-verify-")) if workdir is None else Path(workdir)

@@ -411,11 +411,28 @@ class Reader:
                 if any(isinstance(s, (Break, Continue)) for s in walk_shallow(body)):
                     raise error(co, "'break' or 'continue' inside 'do { } while (0)' is not supported")
                 return [Block(co, body)]
-            return [Loop(co, "do", self.expr(c), self.body_of(node.stmt))]
+            body = self.body_of(node.stmt)
+            return [Loop(co, "do", self.truth(self.expr(c)), body)]
         if isinstance(node, c_ast.While):
-            return [Loop(co, "while", self.expr(node.cond), self.body_of(node.stmt))]
+            return [Loop(co, "while", self.truth(self.expr(node.cond)), self.body_of(node.stmt))]
         if isinstance(node, c_ast.For):
-            return [Loop(co, "for", None, [])]
+            self.scopes.append({})
+            init: list[Stmt] = []
+            if isinstance(node.init, c_ast.DeclList):
+                for d in node.init.decls:
+                    init.extend(self.local_decl(d))
+            elif node.init is not None:
+                init.extend(self.stmt(node.init))
+            cond = self.truth(self.expr(node.cond)) if node.cond is not None else None
+            step: list[Stmt] = []
+            if isinstance(node.next, c_ast.ExprList):
+                for e in node.next.exprs:
+                    step.extend(self.stmt(e))
+            elif node.next is not None:
+                step.extend(self.stmt(node.next))
+            body = self.body_of(node.stmt)
+            self.scopes.pop()
+            return [Loop(co, "for", cond, body, init, step)]
         if isinstance(node, c_ast.Goto):
             return [Goto(co, node.name)]
         if isinstance(node, c_ast.Label):

@@ -13,25 +13,31 @@ from __future__ import annotations
 
 import re
 
-from expand import types as T
 from expand.cfg import CFG, BasicBlock, build_cfg, exprs_of_term
+from expand.divergence import uniform_loops
 from expand.ir import (
     MASK,
     Assign,
     Binary,
+    Break,
+    BreakIf,
     Call,
     Cast,
     Const,
     Expr,
     ExprStmt,
     Function,
+    If,
     Index,
+    Loop,
+    MaskedLoop,
     Member,
     Return,
     Stmt,
     Symbol,
     Unary,
     Var,
+    flatten,
     vars_read,
 )
 from expand.lower import NameMaker
@@ -86,65 +92,133 @@ def cond_name(e: Expr) -> str:
 
 def if_convert(fn: Function) -> Linear:
     cfg = build_cfg(fn.body)
-    names = NameMaker(fn)
-    out: list[Stmt] = []
-    block_of: dict[Stmt, BasicBlock] = {}
-    mask: dict[BasicBlock, Symbol | None] = {cfg.entry: None}  # None = all lanes
-    edge: dict[tuple[BasicBlock, BasicBlock], Symbol | None] = {}
+    conv = _Converter(fn, uniform_loops(fn))
+    out, _ = conv.region(cfg, None)
+    ret = cfg.exit.term[1]
+    lin = Linear(fn, out, ret, cfg, conv.block_of)
+    decide_blends(lin)
+    return lin
 
-    def new_mask(base: str, value: Expr, b: BasicBlock, coord) -> Symbol:
-        sym = Symbol(names.fresh(base), MASK, "local", coord)
-        fn.locals.append(sym)
-        st = Assign(coord, Var(MASK, sym), value)
-        out.append(st)
-        block_of[st] = b
+
+class _Converter:
+    def __init__(self, fn: Function, uniform: set[Loop]) -> None:
+        self.fn = fn
+        self.names = NameMaker(fn)
+        self.uniform = uniform
+        self.block_of: dict[Stmt, BasicBlock] = {}
+
+    def mask_sym(self, base: str, coord) -> Symbol:
+        sym = Symbol(self.names.fresh(base), MASK, "local", coord)
+        self.fn.locals.append(sym)
         return sym
 
-    def mref(m: Symbol | None) -> Expr | None:
-        return None if m is None else Var(MASK, m)
+    def region(self, cfg: CFG, entry: Symbol | None) -> tuple[list[Stmt], dict[BasicBlock, Symbol | None]]:
+        """Linearize one acyclic region entered with mask ``entry`` (None: every lane)."""
+        out: list[Stmt] = []
+        mask: dict[BasicBlock, Symbol | None] = {cfg.entry: entry}
+        edge: dict[tuple[BasicBlock, BasicBlock], Symbol | None] = {}
 
-    for b in cfg.blocks:
-        if b is not cfg.entry:
-            m = _equivalent_mask(cfg, b, mask)
-            if m is not _NONE:
-                mask[b] = m
-            elif len(b.preds) == 1:
-                mask[b] = edge[(b.preds[0], b)]
-            else:
-                ins = [edge[(p, b)] for p in b.preds]
-                if any(x is None for x in ins):
-                    mask[b] = None
-                else:
-                    value: Expr = Var(MASK, ins[0])
-                    for x in ins[1:]:
-                        value = Binary(MASK, "||", value, Var(MASK, x))
-                    line = b.stmts[0].coord.line if b.stmts and b.stmts[0].coord else b.id
-                    mask[b] = new_mask(f"m_join{line}", value, b, b.stmts[0].coord if b.stmts else None)
-        m = mask[b]
-        for s in b.stmts:
-            if isinstance(s, Assign):
-                st = Assign(s.coord, s.target, s.value, mask=m)
-            else:
-                st = ExprStmt(s.coord, s.expr, mask=m)  # type: ignore[attr-defined]
+        def define(base: str, value: Expr, b: BasicBlock, coord) -> Symbol:
+            sym = self.mask_sym(base, coord)
+            st = Assign(coord, Var(MASK, sym), value)
             out.append(st)
-            block_of[st] = b
-        if b.term[0] == "jump":
-            edge[(b, b.term[1])] = m
-        elif b.term[0] == "branch":
-            _, cond, t, e, ifst = b.term
-            base = cond_name(cond)
-            cm = Binary(MASK, "&&", mref(m), cond) if m is not None else cond
-            cm = _as_mask(cm)
-            mt = new_mask(f"m_{base}", cm, b, ifst.coord)
-            nm = Binary(MASK, "&&", mref(m), Unary(MASK, "!", Var(MASK, mt))) if m is not None \
-                else Unary(MASK, "!", Var(MASK, mt))
-            mf = new_mask(f"m_not_{base}", nm, b, ifst.coord)
-            edge[(b, t)] = mt
-            edge[(b, e)] = mf
-    ret = cfg.exit.term[1]
-    lin = Linear(fn, out, ret, cfg, block_of)
-    decide_blends(lin, mask)
-    return lin
+            self.block_of[st] = b
+            return sym
+
+        def mref(m: Symbol | None) -> Expr | None:
+            return None if m is None else Var(MASK, m)
+
+        for b in cfg.blocks:
+            if b is not cfg.entry:
+                m = _equivalent_mask(cfg, b, mask)
+                if m is not _NONE:
+                    mask[b] = m
+                elif len(b.preds) == 1:
+                    mask[b] = edge[(b.preds[0], b)]
+                else:
+                    ins = [edge[(p, b)] for p in b.preds]
+                    if any(x is None for x in ins):
+                        mask[b] = None
+                    else:
+                        value: Expr = Var(MASK, ins[0])
+                        for x in ins[1:]:
+                            value = Binary(MASK, "||", value, Var(MASK, x))
+                        co = b.stmts[0].coord if b.stmts else None
+                        mask[b] = define(f"m_join{co.line if co else b.id}", value, b, co)
+            m = mask[b]
+            for s in b.stmts:
+                st = Assign(s.coord, s.target, s.value, mask=m) if isinstance(s, Assign) \
+                    else ExprStmt(s.coord, s.expr, mask=m)
+                out.append(st)
+                self.block_of[st] = b
+            kind = b.term[0]
+            if kind == "jump":
+                edge[(b, b.term[1])] = m
+            elif kind == "branch":
+                _, cond, t, e, ifst = b.term
+                base = cond_name(cond)
+                cm = Binary(MASK, "&&", mref(m), cond) if m is not None else cond
+                mt = define(f"m_{base}", cm, b, ifst.coord)
+                nm = Binary(MASK, "&&", mref(m), Unary(MASK, "!", Var(MASK, mt))) if m is not None \
+                    else Unary(MASK, "!", Var(MASK, mt))
+                mf = define(f"m_not_{base}", nm, b, ifst.coord)
+                edge[(b, t)] = mt
+                edge[(b, e)] = mf
+            elif kind == "loop":
+                self.loop(b, m, out, edge, define)
+        return out, mask
+
+    def loop(self, b: BasicBlock, m: Symbol | None, out: list[Stmt], edge: dict, define) -> None:
+        _, loop, after, outs = b.term
+        co = loop.coord
+        if m is None and loop in self.uniform:
+            body: list[Stmt] = []
+            segment: list[Stmt] = []
+
+            def flush() -> None:
+                if segment:
+                    sub = build_cfg(list(segment), in_loop=True)
+                    stmts, _ = self.region(sub, None)
+                    body.extend(stmts)
+                    segment.clear()
+
+            for x in loop.body:
+                if isinstance(x, If) and len(x.then) == 1 and isinstance(x.then[0], Break) and not x.els:
+                    flush()
+                    body.append(BreakIf(x.coord, x.cond))
+                else:
+                    segment.append(x)
+            flush()
+            st = MaskedLoop(co, None, body)
+            out.append(st)
+            self.block_of[st] = b
+            edge[(b, after)] = None
+            return
+        line = co.line if co else b.id
+        active = define(f"active{line}", Var(MASK, m) if m is not None else Const(MASK, 1, "1"), b, co)
+        sub = build_cfg(loop.body, in_loop=True)
+        accs: dict[str, Symbol] = {}
+        for kind in sub.pseudo:
+            if kind == "back":
+                continue
+            name = "left" if kind == "break" else f"to_{kind[4:]}"
+            accs[kind] = define(f"{name}{line}", Const(MASK, 0, "0"), b, co)
+        body, smask = self.region(sub, active)
+        for kind, acc in accs.items():
+            pm = smask[sub.pseudo[kind]]
+            body.append(Assign(co, Var(MASK, acc), Binary(MASK, "||", Var(MASK, acc), Var(MASK, pm or active))))
+        back = sub.pseudo.get("back")
+        nxt: Expr = Var(MASK, smask[back] or active) if back is not None else Const(MASK, 0, "0")
+        body.append(Assign(co, Var(MASK, active), nxt))
+        st = MaskedLoop(co, active, body)
+        out.append(st)
+        self.block_of[st] = b
+        edge[(b, after)] = accs["break"] if "break" in accs else self._false(out, b, co, define)
+        for label, target in outs.items():
+            edge[(b, target)] = accs[f"out:{label}"]
+
+    def _false(self, out, b, co, define) -> Symbol:
+        return define("never", Const(MASK, 0, "0"), b, co)
 
 
 class _Sentinel:
@@ -172,31 +246,49 @@ def _target_var(t: Expr) -> Symbol | None:
     return t.sym if isinstance(t, Var) else None
 
 
-def decide_blends(lin: Linear, mask: dict[BasicBlock, Symbol | None]) -> None:
-    """Set ``blend`` on masked assignments whose inactive lanes may still be read."""
+def _reads(s: Stmt) -> set[Symbol]:
+    r: set[Symbol] = set()
+    for t in flatten([s]):
+        if isinstance(t, Assign):
+            r |= vars_read(t.value)
+            if not isinstance(t.target, Var):
+                r |= vars_read(t.target)
+        elif isinstance(t, ExprStmt):
+            r |= vars_read(t.expr)
+        elif isinstance(t, BreakIf):
+            r |= vars_read(t.cond)
+        elif isinstance(t, MaskedLoop) and t.active is not None:
+            r.add(t.active)
+    return r
+
+
+def _defs(s: Stmt) -> set[Symbol]:
+    return {t.target.sym for t in flatten([s]) if isinstance(t, Assign) and isinstance(t.target, Var)}
+
+
+def decide_blends(lin: Linear) -> None:
+    """Set ``blend`` on masked assignments whose inactive lanes may still be read.
+
+    Inside loops every masked assignment blends (lanes that left keep their values)."""
     stmts = lin.stmts
     cfg = lin.cfg
-    reads: list[set[Symbol]] = []
-    for s in stmts:
-        r: set[Symbol] = set()
-        if isinstance(s, Assign):
-            r |= vars_read(s.value)
-            if not isinstance(s.target, Var):
-                r |= vars_read(s.target)
-        elif isinstance(s, ExprStmt):
-            r |= vars_read(s.expr)
-        reads.append(r)
-    final_reads = set()
+    reads = [_reads(s) for s in stmts]
+    defs = [_defs(s) for s in stmts]
+    final_reads: set[Symbol] = set()
     for e in exprs_of_term(cfg.exit):
         final_reads |= vars_read(e)
+    for s in stmts:
+        if isinstance(s, MaskedLoop):
+            for t in flatten(s.body):
+                if isinstance(t, Assign) and t.mask is not None and isinstance(t.target, Var):
+                    t.blend = True
     for i, s in enumerate(stmts):
         if not isinstance(s, Assign) or s.mask is None:
             continue
         x = _target_var(s.target)
         if x is None:
             continue  # stores through pointers are always load-blend-store
-        earlier_def = x.kind == "param" or any(
-            isinstance(p, Assign) and _target_var(p.target) is x for p in stmts[:i])
+        earlier_def = x.kind == "param" or any(x in d for d in defs[:i])
         if not earlier_def:
             continue
         b = lin.block_of[s]
@@ -212,5 +304,3 @@ def decide_blends(lin: Linear, mask: dict[BasicBlock, Symbol | None]) -> None:
             if x in final_reads and not cfg.dominates(b, cfg.exit):
                 need = True
         s.blend = need
-    _ = mask
-    _ = T

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from expand import types as T
-from expand.ir import Assign, Block, Function, Goto, If, Label, Return, Stmt, Symbol, Var
+from expand.ir import Assign, Block, Function, Goto, If, Label, Loop, Return, Stmt, Symbol, Var
 from expand.lower import NameMaker
 
 
@@ -27,6 +27,8 @@ def single_exit(fn: Function) -> Symbol | None:
                 out.append(If(s.coord, s.cond, visit(s.then), visit(s.els), s.likely))
             elif isinstance(s, Block):
                 out.append(Block(s.coord, visit(s.body)))
+            elif isinstance(s, Loop):
+                out.append(Loop(s.coord, s.kind, s.cond, visit(s.body)))
             else:
                 out.append(s)
         return out

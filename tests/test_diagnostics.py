@@ -14,9 +14,9 @@ CASES = {
     "recursion": ("int f(int x) { if (x > 0) return f(x - 1); return 0; }", "recursive"),
     "helper_recursion": ("static int g(int x) { if (x) return g(x - 1); return 1; }\n"
                          "int f(int x) { return g(x); }", "recursive"),
-    "for_loop": ("int f(int x) { int s = 0; for (int i = 0; i < x; i++) s += i; return s; }", "loop"),
-    "while_loop": ("int f(int x) { while (x > 1) x = x / 2; return x; }", "loop"),
-    "do_loop": ("int f(int x) { do { x = x - 3; } while (x > 0); return x; }", "loop"),
+    "goto_into_loop": ("int f(int x) { if (x) goto inside; while (x < 10) { inside: x++; } return x; }",
+                       "into a loop"),
+    "break_outside_loop": ("int f(int x) { if (x) break; return x; }", "error"),
     "backward_goto": ("int f(int x) { again: x = x + 1; if (x < 10) goto again; return x; }", "loop"),
     "function_pointer": ("int f(int (*g)(int), int x) { return g(x); }", "function pointer"),
     "switch": ("int f(int x) { switch (x) { case 1: return 2; } return 0; }", "switch"),
