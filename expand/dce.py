@@ -12,8 +12,9 @@ def eliminate_dead(stmts: list[Stmt], live_out: list[Expr]) -> tuple[list[Stmt],
         for e in live_out:
             used |= vars_read(e)
         for s in flatten(stmts):
+            own = s.target.sym if isinstance(s, Assign) and isinstance(s.target, Var) else None
             for e in _reads(s):
-                used |= vars_read(e)
+                used |= vars_read(e) - {own}  # a variable read only by its own updates is dead
             m = getattr(s, "mask", None)
             if m is not None:
                 used.add(m)

@@ -536,12 +536,12 @@ class Gen:
         return self.lit(ty)
 
     def expr(self, ty: str, depth: int, scope: list[Var], budget: Budget) -> Expr:
-        if depth <= 0 or self.chance(0.2):
+        if depth <= 0 or self.chance(0.3):
             return self.leaf(ty, scope)
         d = depth - 1
         r = self.rng.random()
         isint = ty in INTS
-        if budget.calls > 0 and r < 0.08:
+        if budget.calls > 0 and r < 0.08 and self.site < 90:
             budget.calls -= 1
             return Call(ty, LOG_FN[ty], [self.expr(ty, d, scope, Budget(0))], self.next_site())
         if (budget.calls > 0 and self.helper is not None and not self.in_helper and r < 0.14
@@ -551,7 +551,9 @@ class Gen:
         r = self.rng.random()
         if r < 0.12:
             src = self.pick(TYPES)
-            return convert(self.expr(src, d, scope, budget if src in INTS or ty in FLOATS else Budget(0)), ty)
+            if src in FLOATS and ty in INTS:  # the range check repeats the operand: keep it small, no calls
+                return convert(self.expr(src, min(d, 1), scope, Budget(0)), ty)
+            return convert(self.expr(src, d, scope, budget), ty)
         if r < 0.2:
             return Op(ty, "({0} ? {1} : {2})", [self.cond(d, scope, budget), self.expr(ty, d, scope, budget),
                                                 self.expr(ty, d, scope, budget)])
@@ -582,7 +584,7 @@ class Gen:
         if kind == "shift":
             return self.shift(ty, self.pick(["<<", ">>"]), self.expr(ty, d, scope, budget), d, scope, budget)
         # guarded division: the operands appear twice, so they make no calls
-        a, b = self.expr(ty, d, scope, Budget(0)), self.expr(ty, d, scope, Budget(0))
+        a, b = self.expr(ty, min(d, 1), scope, Budget(0)), self.expr(ty, min(d, 1), scope, Budget(0))
         if ty in FLOATS:
             return Op(ty, "({0} / {1})", [a, b])
         return self.divide(ty, self.pick(["/", "%"]), a, b)
@@ -613,7 +615,7 @@ class Gen:
         a = self.expr(ty, d, scope, budget)
         if ty in FLOATS:
             return Op(ty, "(-{0})", [a])
-        if self.chance(0.5):
+        if self.chance(0.5) and not (isinstance(_strip_casts(a), Op) and _strip_casts(a).cond):
             return Op(ty, "(~{0})", [a])
         if ty in ("int", "int64_t"):
             u = UNSIGNED_OF[ty]
@@ -641,23 +643,16 @@ class Gen:
         return Op(ty, f"({{0}} {self.pick(ops)} {{1}})", [a, b])
 
     def compare(self, d: int, scope: list[Var], budget: Budget) -> Expr:
-        ta = self.pick(TYPES)
-        tb = ta if self.chance(0.6) else self.pick(TYPES)
         op = self.pick(["<", "<=", ">", ">=", "==", "!="])
-        a = self.expr(ta, d, scope, budget)
-        b = self.expr(tb, d, scope, budget)
-        if expr_text(a) == expr_text(b) or (isinstance(b, Lit) and _has_bitop_const(a)) \
-                or (isinstance(a, Lit) and _has_bitop_const(b)):
-            b = self.leaf(tb, [v for v in scope if v.ty == tb and expr_text(a) != v.name]) \
-                if not isinstance(a, Lit) else Ref(tb, self.pick(scope).name) if scope and \
-                self.pick(scope).ty == tb else self.lit(tb)
-            if expr_text(a) == expr_text(b) or (isinstance(b, Lit) and _has_bitop_const(a)):
-                a = convert(Ref(self.pick(scope).ty, self.pick(scope).name), ta) if scope else a
-                b = self.lit(tb)
-                if isinstance(b, Lit) and _has_bitop_const(a) or expr_text(a) == expr_text(b):
-                    return Op("int", "({0} != 0)", [self.lit("int")], cond=True) if False else \
-                        Op("int", "({0} < {1})", [self.lit("int"), self.lit("int")], cond=True)
-        return Op("int", f"({{0}} {op} {{1}})", [a, b], cond=True)
+        for _ in range(4):
+            ta = self.pick(TYPES)
+            tb = ta if self.chance(0.6) else self.pick(TYPES)
+            a = self.expr(ta, d, scope, budget)
+            b = self.expr(tb, d, scope, budget)
+            if not _warns(a, b):
+                return Op("int", f"({{0}} {op} {{1}})", [a, b], cond=True)
+        v = self.pick([v for v in scope if "." not in v.name] or scope)
+        return Op("int", f"({{0}} {op} {{1}})", [Ref(v.ty, v.name), self.lit(v.ty)], cond=True)
 
     def cond(self, depth: int, scope: list[Var], budget: Budget, top: bool = False) -> Expr:
         r = self.rng.random()
@@ -677,7 +672,7 @@ class Gen:
         h = self.helper
         assert h is not None
         self.helper_calls += 1
-        args = [self.expr(t, d, scope, Budget(0)) for t, _ in h.params[:-1]]
+        args = [self.expr(t, min(d, 1), scope, Budget(0)) for t, _ in h.params[:-1]]
         return Call(h.ret, h.name, args, str(100 * self.helper_calls), site_first=False)
 
     # ------------------------------------------------------------ statements
@@ -808,27 +803,39 @@ class Gen:
         return Program(self.label, f, self.helper, expect, self.math)
 
     def plant_diagnostic(self, f: Func, word: str, scope: list[Var]) -> None:
-        ints = [v for v in scope if v.ty == "int" and v.assignable and "." not in v.name]
-        v = ints[0].name if ints else None
         src = next((p for t, p in f.params if t in INTS), None)
-        sel = f"({src} & 3)" if src else "1"
+        sel = f"((int){src} & 3)" if src else "1"
         if word == "switch":
-            lines = [f"switch ({sel}) {{", "case 1:", f"    log_i32(90, {v or '1'});", "    break;",
-                     "default:", "    break;", "}"]
+            lines = [f"switch ({sel}) {{", "case 1:", "    log_i32(90, 1);", "    break;", "default:",
+                     "    break;", "}"]
         elif word == "volatile":
-            lines = [f"volatile int vol = (int){sel};", "log_i32(91, vol);"]
+            lines = [f"volatile int vol = {sel};", "log_i32(91, vol);"]
         elif word == "assembly":
             lines = ['__asm__("");']
         else:
             lines = ["{", "    int k = 0;", f"    while (k < {sel}) k++;", "    log_i32(92, k);", "}"]
-        reads = [_base_name(src)] if src else []
         pos = self.rng.randrange(len(f.body))  # before the final return
-        f.body.insert(pos, Raw(lines, reads, keep=True))
+        f.body.insert(pos, Raw(lines, [src] if src else [], keep=True))
 
 
-def _has_bitop_const(e: Expr) -> bool:
-    """``(x & 4) == 3`` and friends: gcc -Wall flags comparisons a bit operation decides."""
-    return isinstance(e, Op) and any(s in e.fmt for s in (" & ", " | ")) and any(isinstance(k, Lit) for k in e.kids)
+def _strip_casts(e: Expr) -> Expr:
+    while isinstance(e, Op) and len(e.kids) == 1 and re.fullmatch(r"\(\w+\)\{0\}", e.fmt):
+        e = e.kids[0]
+    return e
+
+
+def _warns(a: Expr, b: Expr) -> bool:
+    """Would gcc -Wall flag ``a OP b``? A self-comparison, a constant against a truth value
+    (-Wbool-compare) or against a bit operation with a constant (-Wtautological-compare)."""
+    if expr_text(a) == expr_text(b):
+        return True
+    for x, y in ((a, b), (b, a)):
+        if isinstance(_strip_casts(y), Lit):
+            xs = _strip_casts(x)
+            if isinstance(xs, Op) and (xs.cond or (any(t in xs.fmt for t in (" & ", " | "))
+                                                    and any(isinstance(k, Lit) for k in xs.kids))):
+                return True
+    return False
 
 
 def convert(e: Expr, dst: str) -> Expr:

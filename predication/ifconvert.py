@@ -157,6 +157,15 @@ class _Converter:
             elif kind == "branch":
                 _, cond, t, e, ifst = b.term
                 base = cond_name(cond)
+                if not t.stmts and t.term[0] == "jump" and t.term[1].pseudo == "break":
+                    line = ifst.coord.line if ifst.coord else b.id
+                    mt = define(f"leaving{line}", Binary(MASK, "&&", mref(m), cond) if m is not None else cond,
+                                b, ifst.coord)
+                    nm = Binary(MASK, "&&", mref(m), Unary(MASK, "!", Var(MASK, mt))) if m is not None \
+                        else Unary(MASK, "!", Var(MASK, mt))
+                    edge[(b, t)] = mt
+                    edge[(b, e)] = define(f"staying{line}", nm, b, ifst.coord)
+                    continue
                 cm = Binary(MASK, "&&", mref(m), cond) if m is not None else cond
                 mt = define(f"m_{base}", cm, b, ifst.coord)
                 nm = Binary(MASK, "&&", mref(m), Unary(MASK, "!", Var(MASK, mt))) if m is not None \
@@ -211,6 +220,7 @@ class _Converter:
         nxt: Expr = Var(MASK, smask[back] or active) if back is not None else Const(MASK, 0, "0")
         body.append(Assign(co, Var(MASK, active), nxt))
         st = MaskedLoop(co, active, body)
+        st.cfg = sub  # type: ignore[attr-defined]
         out.append(st)
         self.block_of[st] = b
         edge[(b, after)] = accs["break"] if "break" in accs else self._false(out, b, co, define)
@@ -269,33 +279,83 @@ def _defs(s: Stmt) -> set[Symbol]:
 def decide_blends(lin: Linear) -> None:
     """Set ``blend`` on masked assignments whose inactive lanes may still be read.
 
-    Inside loops every masked assignment blends (lanes that left keep their values)."""
-    stmts = lin.stmts
-    cfg = lin.cfg
-    reads = [_reads(s) for s in stmts]
-    defs = [_defs(s) for s in stmts]
+    Inside a loop every masked assignment blends (lanes that left keep their values), except for
+    iteration-local variables: mentioned only in that loop's body and never read before their first
+    definition there; those follow the same rule as the function body."""
     final_reads: set[Symbol] = set()
-    for e in exprs_of_term(cfg.exit):
+    for e in exprs_of_term(lin.cfg.exit):
         final_reads |= vars_read(e)
+    count: dict[Symbol, int] = {}
+    for t in flatten(lin.stmts):
+        for v in _mentions(t):
+            count[v] = count.get(v, 0) + 1
+    _decide_region(lin.stmts, lin.cfg, lin.block_of, final_reads, None, count)
+
+
+def _mentions(t: Stmt) -> list[Symbol]:
+    out = list(_reads_one(t))
+    if isinstance(t, Assign) and isinstance(t.target, Var):
+        out.append(t.target.sym)
+    return out
+
+
+def _reads_one(t: Stmt) -> set[Symbol]:
+    r: set[Symbol] = set()
+    if isinstance(t, Assign):
+        r |= vars_read(t.value)
+        if not isinstance(t.target, Var):
+            r |= vars_read(t.target)
+    elif isinstance(t, ExprStmt):
+        r |= vars_read(t.expr)
+    elif isinstance(t, BreakIf):
+        r |= vars_read(t.cond)
+    elif isinstance(t, MaskedLoop) and t.active is not None:
+        r.add(t.active)
+    return r
+
+
+def _decide_region(stmts: list[Stmt], cfg: CFG | None, block_of: dict, final_reads: set[Symbol],
+                   allowed: set[Symbol] | None, count: dict[Symbol, int]) -> None:
+    """The blend rule on one statement list; ``allowed`` None = every variable (function body)."""
     for s in stmts:
         if isinstance(s, MaskedLoop):
+            sub = getattr(s, "cfg", None)
+            here: dict[Symbol, int] = {}
+            first_def: dict[Symbol, int] = {}
+            early: set[Symbol] = set()
+            for i, t in enumerate(s.body):
+                if isinstance(t, MaskedLoop):
+                    continue
+                for v in _reads_one(t):
+                    if v not in first_def:
+                        early.add(v)
+                if isinstance(t, Assign) and isinstance(t.target, Var):
+                    first_def.setdefault(t.target.sym, i)
+                for v in _mentions(t):
+                    here[v] = here.get(v, 0) + 1
+            local = {v for v, n in here.items() if count.get(v) == n and v not in early and v.kind == "local"}
             for t in flatten(s.body):
                 if isinstance(t, Assign) and t.mask is not None and isinstance(t.target, Var):
                     t.blend = True
+            if sub is not None:
+                _decide_region(s.body, sub, block_of, set(), local, count)
+    reads = [_reads(s) for s in stmts]
+    defs = [_defs(s) for s in stmts]
     for i, s in enumerate(stmts):
         if not isinstance(s, Assign) or s.mask is None:
             continue
         x = _target_var(s.target)
-        if x is None:
+        if x is None or (allowed is not None and x not in allowed):
             continue  # stores through pointers are always load-blend-store
         earlier_def = x.kind == "param" or any(x in d for d in defs[:i])
         if not earlier_def:
+            s.blend = False
             continue
-        b = lin.block_of[s]
+        b = block_of[s]
         need = False
         for j in range(i + 1, len(stmts)):
             t = stmts[j]
-            if x in reads[j] and not cfg.dominates(b, lin.block_of[t]):
+            if x in reads[j] and not cfg.dominates(b, block_of[t]):
                 need = True
                 break
             if isinstance(t, Assign) and _target_var(t.target) is x and t.mask is None:
