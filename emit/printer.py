@@ -43,6 +43,13 @@ from .isa import lane_kind, scalar_ctype
 CMP = ("==", "!=", "<", "<=", ">", ">=")
 
 
+def declare(t: T.CType, name: str) -> str:
+    """A C declaration of ``name`` with scalar type ``t``."""
+    if isinstance(t, T.Pointer):
+        return f"{'const ' if t.const else ''}{t.target} *{name}"
+    return f"{t} {name}"
+
+
 def read_before_written(stmts: list[Stmt]) -> set[Symbol]:
     """Variables whose first mention in the linear program reads them (a blend's old value, a
     loop-carried value) rather than writing every lane."""
@@ -137,10 +144,14 @@ class FunctionPrinter:
         if isinstance(e.type, type(MASK)):
             return self.mask(e)
         k = self.k(e.type)
-        if not self.sh.varying(e):
+        shape = self.sh.shape(e)
+        if shape == "uniform":
             if isinstance(e, Const):
                 return self.splat_const(e, k)
             return self.isa.splat(k, self.scalar(e))
+        if shape == "consecutive":  # lane l = lane 0's value + l
+            iota = self.isa.build(k, [str(lane) for lane in range(self.isa.lanes)])
+            return self.isa.binop("+", k, self.isa.splat(k, self.scalar(e)), iota)
         return self.varying(e, k)
 
     def varying(self, e: Expr, k: str) -> str:
@@ -200,8 +211,26 @@ class FunctionPrinter:
         raise error(None, "only dereferences of pointer parameters can be vectorized",
                     "pass the value itself, or a pointer parameter")
 
+    def on_bits(self) -> str:
+        """A scalar holding the current mask's lane bits (declared before the statement)."""
+        name = self.fresh("on")
+        self.lines.append(f"{self.indent}unsigned {name} = {self.isa.mask_bits(self.cur_mask.name)};")
+        return name
+
     def gather(self, e: Expr, k: str) -> str:
-        """A table read with a varying index: one scalar load per lane (safe index in inactive lanes)."""
+        """A read with a varying index: one vector load when the index is consecutive, else one
+        scalar load per lane; inactive lanes never touch memory."""
+        if isinstance(e, Index) and not self.sh.varying(e.base) and self.sh.shape(e.index) == "consecutive":
+            base, i0 = cexpr(e.base), self.scalar(e.index)
+            whole = self.isa.loadu(k, f"&{base}[{i0}]")
+            if self.cur_mask is None:
+                return whole
+            idx = self.fresh("idx")
+            self.lines.append(f"{self.indent}{e.index.type} {idx} = {i0};")
+            on = self.on_bits()
+            full = (1 << self.isa.lanes) - 1
+            lanes = [f"({on} >> {lane} & 1) ? {base}[{idx} + {lane}] : 0" for lane in range(self.isa.lanes)]
+            return f"({on} == {full:#x}u ? {self.isa.loadu(k, f'&{base}[{idx}]')} : {self.isa.build(k, lanes)})"
         binds: dict[int, tuple[str, str]] = {}
 
         def lane_text(n: Expr, lane: int) -> str:
@@ -300,8 +329,46 @@ class FunctionPrinter:
                 v = isa.select(k, m.name, v, isa.load(k, p))
             self.lines.append(f"{ind}{isa.store(k, p, v)};")
             return
+        if isinstance(tgt, Index) and not self.sh.varying(tgt.base):
+            self.scatter(tgt, s.value, m)
+            return
         raise error(s.coord, "this assignment cannot be vectorized",
                     "assign to local variables or through pointer parameters")
+
+    def scatter(self, tgt: Index, value: Expr, m: Symbol | None) -> None:
+        """``base[i] = v`` with a uniform base: one vector store when ``i`` is consecutive and every
+        lane is on, else one scalar store per active lane, in lane order."""
+        isa, ind = self.isa, self.indent
+        k = self.k(tgt.type)
+        base = cexpr(tgt.base)
+        v = self.vec(value)
+        if self.sh.shape(tgt.index) == "consecutive" and m is None:
+            self.lines.append(f"{ind}{isa.storeu(k, f'&{base}[{self.scalar(tgt.index)}]', v)};")
+            return
+        n = isa.lanes
+        vals = self.fresh("lanes")
+        self.lines.append(f"{ind}{{")
+        self.lines.append(f"{ind}    {scalar_ctype(k)} {vals}[{n}];")
+        self.lines.append(f"{ind}    {isa.storeu(k, vals, v)};")
+        if self.sh.varying(tgt.index):
+            ik = self.k(tgt.index.type)
+            idx = self.fresh("idx")
+            self.lines.append(f"{ind}    {scalar_ctype(ik)} {idx}[{n}];")
+            self.lines.append(f"{ind}    {isa.storeu(ik, idx, self.vec(tgt.index))};")
+            where = f"{idx}[lane]"
+        else:
+            where = self.scalar(tgt.index)
+        store = f"{base}[{where}] = {vals}[lane];"
+        if m is not None:
+            on = self.fresh("on")
+            self.lines.append(f"{ind}    unsigned {on} = {isa.mask_bits(m.name)};")
+            self.lines.append(f"{ind}    for (int lane = 0; lane < {n}; lane++)")
+            self.lines.append(f"{ind}        if ({on} >> lane & 1)")
+            self.lines.append(f"{ind}            {store}")
+        else:
+            self.lines.append(f"{ind}    for (int lane = 0; lane < {n}; lane++)")
+            self.lines.append(f"{ind}        {store}")
+        self.lines.append(f"{ind}}}")
 
     def call(self, call: Call, target: Expr | None, m: Symbol | None, blend: bool) -> None:
         isa = self.isa
@@ -376,6 +443,14 @@ class FunctionPrinter:
         fn = self.lin.fn
         params = []
         for p in fn.params:
+            if p.shape in ("uniform", "linear"):
+                if p.shape == "linear" and not isinstance(p.type, T.Int):
+                    raise error(p.coord, f"linear parameter '{p.name}' must be an integer")
+                params.append(declare(p.type, p.name))
+                continue
+            if p.shape:
+                raise error(p.coord, f"parameter shape '{p.shape}' of '{p.name}' is not supported",
+                            "use uniform(...) or linear(...) with step 1")
             if isinstance(p.type, T.Pointer):
                 tgt = p.type.target
                 if not tgt.is_arith():

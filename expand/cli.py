@@ -43,6 +43,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="functions to expand (default: every function with external linkage in the file)")
     p.add_argument("--expandable", action="append", metavar="NAME,...",
                    help="callees that have vector versions (called as PREFIX+NAME with vector arguments)")
+    p.add_argument("--uniform", action="append", metavar="PARAM,...",
+                   help="parameters with one value for every lane (scalar in the vector signature)")
+    p.add_argument("--linear", action="append", metavar="PARAM,...",
+                   help="integer parameters that are consecutive across lanes (lane l gets value + l)")
     p.add_argument("--prefix", default="_Exp_", help="name prefix of expanded functions (default: _Exp_)")
     p.add_argument("--verify", action="store_true",
                    help="compile the output and the scalar original, run both on edge and random inputs, "
@@ -113,6 +117,8 @@ def run(args: argparse.Namespace) -> int:
     mod = read_file(path, text, args.include, args.define, args.undef)
     result = expand_module(mod, isa, functions=_split(args.functions) or None,
                            expandable=set(_split(args.expandable)), prefix=args.prefix,
+                           shapes={**{n: "uniform" for n in _split(args.uniform)},
+                                   **{n: "linear" for n in _split(args.linear)}},
                            command="expand " + " ".join(sys.argv[1:]) if sys.argv[1:] else "")
     if args.output:
         out = Path(args.output)
@@ -133,13 +139,26 @@ def run(args: argparse.Namespace) -> int:
     return verify_result(result, path, args, isa)
 
 
+def verify_params(params) -> list:
+    """The verifier's view of the parameters (with their ABI shapes where it knows them)."""
+    from .verify import Param
+
+    out = []
+    for p in params:
+        try:
+            out.append(Param(p.name, p.type, p.shape or "varying"))
+        except TypeError:  # a verifier without shapes
+            out.append(Param(p.name, p.type))
+    return out
+
+
 def verify_result(result, path: str, args, isa) -> int:
-    from .verify import Param, verify
+    from .verify import verify
 
     status = EXIT_OK
     for f in result.functions:
         rep = verify(scalar_sources=[Path(path).resolve()], scalar_name=f.scalar_name, vector_c=result.text,
-                     vector_name=f.vector_name, params=[Param(p.name, p.type) for p in f.params], ret=f.ret,
+                     vector_name=f.vector_name, params=verify_params(f.params), ret=f.ret,
                      isa=isa, include_dirs=[Path(d).resolve() for d in args.include], defines=args.define,
                      undefs=args.undef, link_files=[Path(x).resolve() for x in args.link], constants=f.constants,
                      n_random=args.random)

@@ -58,7 +58,7 @@ def _walk(stmts: list[Stmt]):
 
 def uniform_loops(fn: Function) -> set[Loop]:
     """The loops of ``fn`` that stay plain scalar loops."""
-    vs: set[Symbol] = {p for p in fn.params}
+    vs: set[Symbol] = {p for p in fn.params if p.shape != "uniform"}
     while True:
         uniform: set[Loop] = set()
         new_vs = set(vs)

@@ -70,8 +70,14 @@ def comparison_constants(fn: Function) -> list[int | float]:
 
 
 def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expandable: set[str] = frozenset(),
-                  prefix: str = "_Exp_", command: str = "") -> Result:
+                  prefix: str = "_Exp_", command: str = "", shapes: dict[str, str] | None = None) -> Result:
+    """Expand ``functions`` (default: every external one); ``shapes`` maps parameter names to
+    "uniform" or "linear" (as ``--uniform``/``--linear``; ``#pragma omp declare simd`` also does)."""
     roots = select_functions(mod, functions)
+    for name in roots:
+        for p in mod.functions[name].params:
+            if shapes and p.name in shapes:
+                p.shape = shapes[p.name]
     for fn in mod.functions.values():
         canonicalize_loops(fn)
         lower_function(fn)

@@ -587,7 +587,7 @@ class Gen:
         a, b = self.expr(ty, min(d, 1), scope, Budget(0)), self.expr(ty, min(d, 1), scope, Budget(0))
         if ty in FLOATS:
             return Op(ty, "({0} / {1})", [a, b])
-        return self.divide(ty, self.pick(["/", "%"]), a, b)
+        return self.divide(ty, self.pick(["/", "%"]), a, b, scope)
 
     def shift(self, ty: str, op: str, a: Expr, d: int, scope: list[Var], budget: Budget) -> Expr:
         mask = BITS[ty] - 1
@@ -602,14 +602,22 @@ class Gen:
             return Op(ty, f"({ty})(({u}){{0}} << {cnt})", [a, n])
         return Op(ty, f"({{0}} {op} {cnt})", [a, n])
 
-    @staticmethod
-    def divide(ty: str, op: str, a: Expr, b: Expr) -> Expr:
+    def divide(self, ty: str, op: str, a: Expr, b: Expr, scope: list[Var]) -> Expr:
+        # no warnings about the guard: a constant divisor, bit operations or truth values compared
+        if _const(b) or _warns(b, self.zero(ty)):
+            b = self.var_leaf(ty, scope)
+        if _warns(a, self.zero(ty)):
+            a = self.var_leaf(ty, scope)
         if ty in ("int", "int64_t"):
             m1 = "(-1)" if ty == "int" else "(-1L)"
             fmt = (f"(({{1}} != 0 && !({{0}} == {INT_MIN_TEXT[ty]} && {{1}} == {m1})) ? {{0}} {op} {{1}} : {{0}})")
         else:
             fmt = f"({{1}} != 0 ? {{0}} {op} {{1}} : {{0}})"
         return Op(ty, fmt, [a, b])
+
+    def var_leaf(self, ty: str, scope: list[Var]) -> Expr:
+        v = self.pick(scope)
+        return convert(Ref(v.ty, v.name), ty)
 
     def unary(self, ty: str, d: int, scope: list[Var], budget: Budget) -> Expr:
         a = self.expr(ty, d, scope, budget)
@@ -824,16 +832,20 @@ def _strip_casts(e: Expr) -> Expr:
     return e
 
 
+def _const(e: Expr) -> bool:
+    return not any(isinstance(n, (Ref, Call)) for n in walk_expr(e))
+
+
 def _warns(a: Expr, b: Expr) -> bool:
     """Would gcc -Wall flag ``a OP b``? A self-comparison, a constant against a truth value
     (-Wbool-compare) or against a bit operation with a constant (-Wtautological-compare)."""
     if expr_text(a) == expr_text(b):
         return True
     for x, y in ((a, b), (b, a)):
-        if isinstance(_strip_casts(y), Lit):
+        if _const(y):
             xs = _strip_casts(x)
             if isinstance(xs, Op) and (xs.cond or (any(t in xs.fmt for t in (" & ", " | "))
-                                                    and any(isinstance(k, Lit) for k in xs.kids))):
+                                                    and any(_const(k) for k in xs.kids))):
                 return True
     return False
 

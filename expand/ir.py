@@ -39,6 +39,7 @@ class Symbol:
     init: object = None  # Expr, or nested lists of Expr for aggregates (globals only)
     defined_here: bool = False  # a global defined (not just declared) in the user's file
     decl_text: str = ""  # the global's declaration as the user's file spells it
+    shape: str = ""  # parameters: "uniform" or "linear" (vector function ABI); "" = varying
     temp: bool = False  # introduced by a pass (helper parameters, results, call values): may be folded away
 
     def __repr__(self) -> str:

@@ -1,46 +1,115 @@
-"""Shape analysis for the spine: which values are uniform (equal in every lane) and which vary.
+"""Shape analysis (WFV IV-B): uniform (one value for every lane), consecutive (lane l holds
+``v + l``) or varying, for every variable and expression of the if-converted function.
 
-Parameters, masks, calls (executed per lane for their side effects) and anything assigned under a
-mask vary; a variable varies when any of its definitions does. Everything else stays scalar.
+Parameters are varying unless declared ``uniform``/``linear`` (``#pragma omp declare simd`` or
+``--uniform``/``--linear``). Masks, calls (made per lane for their side effects) and anything
+assigned under a mask vary. A variable takes the shape all its definitions agree on. Uniform and
+consecutive variables stay scalars in the output (a consecutive one holds lane 0's value);
+``p[i]`` with a uniform pointer and a consecutive ``i`` becomes one vector load or store.
 """
 
 from __future__ import annotations
 
-from .ir import MASK, Assign, Call, Expr, ExprStmt, Symbol, Unary, Var, flatten
+from . import types as T
+from .ir import (
+    MASK,
+    Assign,
+    Binary,
+    Call,
+    Cast,
+    Const,
+    Expr,
+    Index,
+    Member,
+    Symbol,
+    Unary,
+    Var,
+    flatten,
+)
+
+U, C, V = "uniform", "consecutive", "varying"
 
 
 class Shapes:
-    def __init__(self, varying_syms: set[Symbol]) -> None:
-        self.vsyms = varying_syms
+    def __init__(self, syms: dict[Symbol, str]) -> None:
+        self.syms = syms
+
+    def sym_shape(self, s: Symbol) -> str:
+        if s.type == MASK:
+            return V
+        return self.syms.get(s, U)
 
     def is_varying_sym(self, s: Symbol) -> bool:
-        return s in self.vsyms
+        """Held in vector registers (consecutive variables are held as lane 0's scalar)."""
+        return self.sym_shape(s) == V
+
+    def shape(self, e: Expr) -> str:
+        if isinstance(e, Const):
+            return U
+        if isinstance(e, Var):
+            return self.sym_shape(e.sym)
+        if isinstance(e, Call):
+            return V
+        if isinstance(e, Binary) and e.op in ("+", "-") and isinstance(e.type, T.Int) and e.type.bits >= 32:
+            a, b = self.shape(e.left), self.shape(e.right)
+            if a == U and b == U:
+                return U
+            if (a, b) == (C, U) or (e.op == "+" and (a, b) == (U, C)):
+                return C
+            return V
+        if isinstance(e, Cast) and isinstance(e.type, T.Int) and isinstance(e.operand.type, T.Int):
+            s = self.shape(e.operand)
+            if s == C and e.type.bits < e.operand.type.bits:
+                return V
+            return s
+        if isinstance(e, Unary) and e.op == "*":
+            p = e.operand
+            if isinstance(p, Var) and p.sym.kind == "param" and p.sym.shape != "uniform":
+                return V  # a pointer to a gang (EXPAND's convention)
+            return V if self.shape(p) != U else U
+        if isinstance(e, (Index, Member)):
+            parts = [self.shape(c) for c in e.children()]
+            return U if all(s == U for s in parts) else V
+        parts = [self.shape(c) for c in e.children()]
+        return U if all(s == U for s in parts) else V
 
     def varying(self, e: Expr) -> bool:
-        for n in e.walk():
-            if isinstance(n, Var) and (n.sym in self.vsyms or n.sym.type == MASK):
-                return True
-            if isinstance(n, Call):
-                return True
-            if isinstance(n, Unary) and n.op == "*":
-                return True
-        return False
+        """Not uniform: needs a vector when used as a value."""
+        return self.shape(e) != U
 
 
 def analyze(params: list[Symbol], stmts: list) -> Shapes:
-    vs: set[Symbol] = {p for p in params if p.type.is_arith()}
-    sh = Shapes(vs)
+    syms: dict[Symbol, str] = {}
+    for p in params:
+        if p.shape == "uniform":
+            syms[p] = U
+        elif p.shape == "linear":
+            syms[p] = C
+        elif p.type.is_arith():
+            syms[p] = V
+        else:
+            syms[p] = U  # pointers to gangs: the pointer itself is one value
+    sh = Shapes(syms)
+    defs: dict[Symbol, list[Assign]] = {}
+    for s in flatten(stmts):
+        if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym.type != MASK:
+            defs.setdefault(s.target.sym, []).append(s)
     changed = True
     while changed:
         changed = False
-        for s in flatten(stmts):
-            if isinstance(s, Assign) and isinstance(s.target, Var):
-                sym = s.target.sym
-                if sym in vs:
-                    continue
-                if sym.type == MASK or s.mask is not None or sh.varying(s.value):
-                    vs.add(sym)
-                    changed = True
-            elif isinstance(s, ExprStmt):
-                pass
+        for sym, ds in defs.items():
+            old = sh.sym_shape(sym)
+            if old == V:
+                continue
+            shapes = {V if d.mask is not None else sh.shape(d.value) for d in ds}
+            if sym.kind == "param":
+                shapes.add(syms[sym])
+            new = shapes.pop() if len(shapes) == 1 else V
+            if new != old and sym.kind == "param" and sym.shape in ("uniform", "linear"):
+                from .diagnostics import error
+                raise error(sym.coord, f"{sym.shape} parameter '{sym.name}' is assigned a value that differs "
+                                       "between lanes", "assign it to a local variable instead")
+            if new != old:
+                syms[sym] = new
+                changed = True
     return sh

@@ -131,6 +131,8 @@ class Reader:
         self.scopes: list[dict[str, Symbol]] = []
         self.locals: list[Symbol] = []
         self.cur_ret: T.CType = T.VOID
+        self.pending_simd: dict[str, str] | None = None
+        self.simd: dict[str, dict[str, str]] = {}
 
     # ------------------------------------------------------------------ coords and errors
     def coord(self, node) -> Coord:
@@ -259,6 +261,9 @@ class Reader:
         if isinstance(node, c_ast.FuncDef):
             name = node.decl.name
             storage = list(node.decl.storage or [])
+            if self.in_user_file(node) and self.pending_simd is not None:
+                self.simd[name] = self.pending_simd
+                self.pending_simd = None
             if self.in_user_file(node) or ("static" in storage and not _system_header(node)):
                 self.func_nodes[name] = node
             self.declare_global(node.decl, defined=self.in_user_file(node))
@@ -267,6 +272,8 @@ class Reader:
             self.declare_global(node, defined=self.in_user_file(node) and node.init is not None)
             return
         if isinstance(node, c_ast.Pragma):
+            if self.in_user_file(node):
+                self.pending_simd = parse_declare_simd(node.string) or self.pending_simd
             return
         if self.in_user_file(node) and not isinstance(node, (c_ast.EmptyStatement,)):
             if type(node).__name__ in ("Asm", "PreprocessorLine"):
@@ -340,6 +347,8 @@ class Reader:
                 s = Symbol(p.name, T.decay(pt), "param", self.coord(p), volatile="volatile" in quals)
                 params.append(s)
                 self.scopes[-1][p.name] = s
+        for prm in params:
+            prm.shape = self.simd.get(decl.name, {}).get(prm.name, "")
         self.cur_ret = ftype.ret
         storage = list(decl.storage or [])
         body = self.compound(fd.body, new_scope=False)
@@ -864,6 +873,20 @@ def uniquify_locals(fn: Function) -> None:
             n += 1
         s.name = name
         seen.add(name)
+
+
+def parse_declare_simd(text: str) -> dict[str, str] | None:
+    """Parameter shapes from ``#pragma omp declare simd uniform(a, b) linear(i)``."""
+    words = text.split()
+    if words[:3] != ["omp", "declare", "simd"]:
+        return None
+    shapes: dict[str, str] = {}
+    for clause, args in re.findall(r"(uniform|linear)\s*\(([^)]*)\)", text):
+        for a in args.split(","):
+            name = a.split(":")[0].strip()
+            if name:
+                shapes[name] = clause
+    return shapes
 
 
 def _punning_union(t: T.Record) -> bool:

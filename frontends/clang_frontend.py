@@ -1,0 +1,1418 @@
+"""Reader for C files through gcc -E and libclang, into the same typed IR as the pycparser frontend.
+
+The second frontend (issue 7).  It produces the IR of :mod:`expand.ir` node for node equal to
+:mod:`frontends.pycparser_frontend`'s (``python -m frontends.crosscheck`` proves it on the corpus),
+so ``expand_module`` prints byte-identical C whichever frontend read the file.
+
+What comes from clang, and what follows the project's conventions:
+
+* **Preprocessing** is gcc's, with the pycparser frontend's flags (``gcc -E -std=c11
+  -D_Float128=double``), and clang parses the preprocessed text.  Both frontends then see the same
+  tokens: glibc's headers take the same ``__GNUC__`` branches as the gcc that compiles and verifies
+  the output, and statement columns inside macro expansions are the same (clang's own preprocessor
+  would report them at the macro call).  Positions are clang's *presumed* locations, which follow
+  gcc's line markers back to the user's file.
+* **Parsing, name resolution and diagnostics** are clang's: any clang error becomes the
+  ``file:line:col: error:`` of :mod:`expand.diagnostics`, with a note naming the pycparser frontend.
+* **Types**: every expression's canonical type, every implicit conversion (clang's
+  ``ImplicitCastExpr``, seen as ``UNEXPOSED_EXPR``) and constant values come from clang.  At each
+  operator the frontend also applies the project's rules (:mod:`expand.types`: ``promote``,
+  ``usual_arith``) and compares: where they disagree, clang's type wins in the IR and the
+  disagreement is recorded in :attr:`ClangReader.mismatches` (a bug in our rules).
+* **Spelling** of types (``uint32_t`` vs ``unsigned int``), the shape of the IR (explicit ``Cast``
+  nodes, folded integer constants, ``fabsf`` as bit operations, flattened ``do { } while (0)``,
+  local initializers as ``Assign``) and the statement coordinates follow the pycparser frontend,
+  because the printed output depends on them.  Clang keeps typedef sugar differently (``int32_t +
+  1`` is ``int`` to clang, ``int32_t`` to our rules; ``1ll`` is ``long long``) and drops the words of
+  builtin types (``unsigned`` vs ``unsigned int``), so spellings are rebuilt from the declarations'
+  text.
+
+``read_file_any`` picks a frontend; see its docstring for the ``auto`` policy.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+import struct
+import subprocess
+from pathlib import Path
+
+from expand import types as T
+from expand.diagnostics import ExpandError, error
+from expand.fold import fold_int
+from expand.ir import (
+    Assign,
+    Binary,
+    BitCast,
+    Block,
+    Break,
+    Call,
+    Cast,
+    Cond,
+    Const,
+    Continue,
+    Coord,
+    Expr,
+    ExprStmt,
+    Function,
+    Goto,
+    If,
+    Index,
+    InitList,
+    Label,
+    Loop,
+    Member,
+    Module,
+    Return,
+    Stmt,
+    Symbol,
+    Unary,
+    Var,
+)
+
+try:  # libclang is optional (the [test] extra): read_file_any falls back to pycparser without it
+    import clang.cindex as ci
+except ImportError:  # pragma: no cover - depends on the environment
+    ci = None
+
+CPP_FLAGS = ["-E", "-std=c11", "-D_Float128=double"]  # the pycparser frontend's, so both see the same tokens
+CLANG_ARGS = ["-x", "c", "-std=c11", "-nostdinc"]  # the input is already preprocessed
+PYCPARSER_HINT = "the pycparser frontend (--frontend pycparser) reads C with gcc -E and pycparser instead"
+
+# --------------------------------------------------------------------------- libclang plumbing
+
+_UNARY_KINDS = {1: "p++", 2: "p--", 3: "++", 4: "--", 5: "&", 6: "*", 7: "+", 8: "-", 9: "~", 10: "!",
+                11: "__real", 12: "__imag", 13: "__extension__"}
+_BINARY_KINDS: dict[int, str] = {}
+_CXTYPE_ATTRIBUTED = 163
+_lib = None
+
+
+def available() -> bool:
+    """True when libclang can be loaded."""
+    try:
+        _setup()
+    except Exception:
+        return False
+    return True
+
+
+def _setup():
+    """Declare the libclang functions cindex 18.1.1 does not wrap (operator kinds, presumed locations,
+    evaluation, variable initializers)."""
+    global _lib
+    if _lib is not None:
+        return _lib
+    if ci is None:
+        raise ImportError("the libclang Python package is not installed (pip install libclang)")
+    lib = ci.conf.lib
+    lib.clang_getCursorBinaryOperatorKind.argtypes = [ci.Cursor]
+    lib.clang_getCursorBinaryOperatorKind.restype = ctypes.c_int
+    lib.clang_getCursorUnaryOperatorKind.argtypes = [ci.Cursor]
+    lib.clang_getCursorUnaryOperatorKind.restype = ctypes.c_int
+    lib.clang_getBinaryOperatorKindSpelling.argtypes = [ctypes.c_int]
+    lib.clang_getBinaryOperatorKindSpelling.restype = ci._CXString
+    lib.clang_getUnaryOperatorKindSpelling.argtypes = [ctypes.c_int]
+    lib.clang_getUnaryOperatorKindSpelling.restype = ci._CXString
+    lib.clang_getPresumedLocation.argtypes = [ci.SourceLocation, ctypes.POINTER(ci._CXString),
+                                              ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint)]
+    lib.clang_getPresumedLocation.restype = None
+    lib.clang_Cursor_Evaluate.argtypes = [ci.Cursor]
+    lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
+    lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getKind.restype = ctypes.c_int
+    lib.clang_EvalResult_isUnsignedInt.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_isUnsignedInt.restype = ctypes.c_uint
+    lib.clang_EvalResult_getAsUnsigned.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getAsUnsigned.restype = ctypes.c_ulonglong
+    lib.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
+    lib.clang_EvalResult_getAsDouble.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getAsDouble.restype = ctypes.c_double
+    lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_dispose.restype = None
+    lib.clang_Cursor_getVarDeclInitializer.argtypes = [ci.Cursor]
+    lib.clang_Cursor_getVarDeclInitializer.restype = ci.Cursor
+    # The unary kinds are numbers in this version's enum: check the table against libclang itself.
+    for k, s in _UNARY_KINDS.items():
+        got = ci._CXString.from_result(lib.clang_getUnaryOperatorKindSpelling(k))
+        if got != s.strip("p"):
+            raise ImportError(f"libclang's unary operator kind {k} is '{got}', expected '{s}'")
+    # Binary kinds 1..33 (kind 0, "invalid", crashes the spelling function): read the spellings once.
+    for k in range(1, 34):
+        _BINARY_KINDS[k] = ci._CXString.from_result(lib.clang_getBinaryOperatorKindSpelling(k))
+    if _BINARY_KINDS.get(6) != "+" or _BINARY_KINDS.get(22) != "=":
+        raise ImportError("unexpected libclang binary operator kinds")
+    _lib = lib
+    return lib
+
+
+def binary_op(c) -> str:
+    """The operator of a BINARY_OPERATOR / COMPOUND_ASSIGNMENT_OPERATOR cursor ('+', '<<=', ',')."""
+    return _BINARY_KINDS.get(_lib.clang_getCursorBinaryOperatorKind(c), "?")
+
+
+def unary_op(c) -> str:
+    """The operator of a UNARY_OPERATOR cursor, spelled as pycparser does ('p++' is postfix)."""
+    return _UNARY_KINDS.get(_lib.clang_getCursorUnaryOperatorKind(c), "?")
+
+
+def evaluate(c) -> int | float | None:
+    """Clang's value of a constant expression cursor (integers keep their sign)."""
+    r = _lib.clang_Cursor_Evaluate(c)
+    if not r:
+        return None
+    try:
+        kind = _lib.clang_EvalResult_getKind(r)
+        if kind == 1:  # CXEval_Int
+            if _lib.clang_EvalResult_isUnsignedInt(r):
+                return int(_lib.clang_EvalResult_getAsUnsigned(r))
+            return int(_lib.clang_EvalResult_getAsLongLong(r))
+        if kind == 2:  # CXEval_Float
+            return float(_lib.clang_EvalResult_getAsDouble(r))
+        return None
+    finally:
+        _lib.clang_EvalResult_dispose(r)
+
+
+def presumed(loc) -> tuple[str, int, int]:
+    """File, line and column of ``loc`` as gcc's line markers say (the user's file and line)."""
+    f = ci._CXString()
+    line, col = ctypes.c_uint(), ctypes.c_uint()
+    _lib.clang_getPresumedLocation(loc, ctypes.byref(f), ctypes.byref(line), ctypes.byref(col))
+    return ci._CXString.from_result(f), line.value, col.value
+
+
+def var_init(c):
+    """The initializer expression of a VAR_DECL cursor, or None."""
+    r = _lib.clang_Cursor_getVarDeclInitializer(c)
+    if r is None or r == _lib.clang_getNullCursor():
+        return None
+    r._tu = c._tu
+    return r
+
+
+# --------------------------------------------------------------------------- shared with the pycparser frontend
+# (duplicated, not imported: this frontend must work without pycparser installed, and vice versa)
+
+
+def preprocess(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc: str = "gcc") -> str:
+    """Run the C preprocessor exactly as the pycparser frontend does."""
+    cmd = [cc, *CPP_FLAGS]
+    cmd += [f"-I{d}" for d in include_dirs]
+    cmd += [f"-D{d}" for d in defines]
+    cmd += [f"-U{u}" for u in undefs]
+    src_dir = str(Path(path).parent) if path != "<stdin>" else "."
+    cmd += [f"-I{src_dir}", "-x", "c", "-"]
+    feed = f'# 1 "{path}"\n' + text
+    p = subprocess.run(cmd, input=feed, capture_output=True, text=True)
+    if p.returncode != 0:
+        msg = p.stderr.strip().splitlines()
+        first = next((m for m in msg if "error" in m), msg[0] if msg else "preprocessing failed")
+        m = re.match(r"(.*?):(\d+):(\d+): (?:fatal )?error: (.*)", first)
+        if m:
+            raise error(Coord(m.group(1), int(m.group(2)), int(m.group(3))), m.group(4))
+        raise error(Coord(path, 1, 1), f"the C preprocessor failed: {first}")
+    return p.stdout
+
+
+def prologue_lines(text: str) -> list[str]:
+    """The user's preprocessor lines up to the last ``#include`` (as the pycparser frontend)."""
+    lines = text.splitlines()
+    directives: list[str] = []
+    last_include = -1
+    i = 0
+    while i < len(lines):
+        full = lines[i]
+        while full.endswith("\\") and i + 1 < len(lines):
+            i += 1
+            full = full[:-1] + lines[i]
+        stripped = full.strip()
+        if stripped.startswith("#"):
+            word = stripped[1:].strip().split(" ")[0].split("(")[0]
+            if word in ("include", "define", "undef", "if", "ifdef", "ifndef", "else", "elif", "endif"):
+                directives.append(stripped)
+                if word == "include":
+                    last_include = len(directives)
+        i += 1
+    kept = directives[:last_include] if last_include >= 0 else []
+    depth = 0
+    for d in kept:
+        w = d[1:].strip()
+        if w.startswith("if"):
+            depth += 1
+        elif w.startswith("endif"):
+            depth -= 1
+    return kept + ["#endif"] * max(depth, 0)
+
+
+def float32(v: float) -> float:
+    return struct.unpack("<f", struct.pack("<f", v))[0]
+
+
+class _PtrCast(Cast):
+    """A pointer cast; the punning pass turns ``*(T *)&x`` into a BitCast (same class name as the
+    pycparser frontend's, so structural dumps agree)."""
+
+
+def retype(e: Expr, t: T.CType) -> Expr:
+    """The same value spelled with type ``t`` (a typedef of the same type)."""
+    if isinstance(e, Const):
+        return Const(t, e.value, e.text)
+    return Cast(t, e)
+
+
+def fabs_bits(x: Expr) -> Expr:
+    it = T.UINT if x.type == T.FLOAT else T.ULONG
+    sign = 0x80000000 if it == T.UINT else 0x8000000000000000
+    mag = Binary(it, "&", BitCast(it, x), Const(it, sign - 1, hex(sign - 1)))
+    return BitCast(x.type, mag)
+
+
+def copysign_bits(x: Expr, y: Expr) -> Expr:
+    it = T.UINT if x.type == T.FLOAT else T.ULONG
+    sign = 0x80000000 if it == T.UINT else 0x8000000000000000
+    mag = Binary(it, "&", BitCast(it, x), Const(it, sign - 1, hex(sign - 1)))
+    sgn = Binary(it, "&", BitCast(it, y), Const(it, sign, hex(sign)))
+    return BitCast(x.type, Binary(it, "|", mag, sgn))
+
+
+def walk_shallow(stmts: list[Stmt]):
+    for s in stmts:
+        yield s
+        if isinstance(s, If):
+            yield from walk_shallow(s.then)
+            yield from walk_shallow(s.els)
+        elif isinstance(s, Block):
+            yield from walk_shallow(s.body)
+
+
+def uniquify_locals(fn: Function) -> None:
+    seen = {p.name for p in fn.params}
+    for s in fn.locals:
+        name = s.name
+        n = 2
+        while name in seen:
+            name = f"{s.name}_{n}"
+            n += 1
+        s.name = name
+        seen.add(name)
+
+
+_BUILTIN_ALIASES = {"__builtin_fabsf": "fabsf", "__builtin_fabs": "fabs", "__builtin_copysignf": "copysignf",
+                    "__builtin_copysign": "copysign"}
+_NONLOCAL_JUMPS = {"setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp", "longjmp", "_longjmp", "siglongjmp",
+                   "__longjmp_chk", "vfork", "fork"}
+_BASIC_WORDS = {"void", "_Bool", "char", "short", "int", "long", "signed", "unsigned", "float", "double",
+                "__int128", "_Complex", "__signed__", "__signed"}
+_QUALIFIERS = {"const", "volatile", "restrict", "__restrict", "__restrict__", "__const", "__volatile__",
+               "__volatile"}
+_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
+
+
+def _system_header(file: str) -> bool:
+    return file.startswith("/usr/") or file.startswith("<")
+
+
+class TypeMismatch:
+    """One place where our C type rules (expand.types) and clang disagree."""
+
+    def __init__(self, coord: Coord, text: str, what: str, ours: T.CType, clang: str) -> None:
+        self.coord, self.text, self.what, self.ours, self.clang = coord, text, what, ours, clang
+
+    def __str__(self) -> str:
+        return f"{self.coord}: {self.what} of '{self.text}': our rules say '{self.ours}', clang says '{self.clang}'"
+
+
+# --------------------------------------------------------------------------- the reader
+
+
+class ClangReader:
+    """Builds a Module from one clang translation unit of gcc-preprocessed text."""
+
+    def __init__(self, path: str, source: str, tu, buf_name: str, buf: bytes) -> None:
+        K = ci.CursorKind
+        self.K = K
+        self.path = path
+        self.source = source
+        self.tu = tu
+        self.buf_name = buf_name
+        self.buf = buf
+        self.buf_text = buf.decode("utf-8", "replace")
+        self._file = tu.get_file(buf_name)
+        self._line_starts = [0] + [m.end() for m in re.finditer(b"\n", buf)]
+        self.records: dict[object, T.Record] = {}
+        self.typedefs: dict[object, T.CType] = {}
+        self.globals: dict[str, Symbol] = {}
+        self.global_decls: dict[str, object] = {}
+        self.functions: dict[str, Function] = {}
+        self.func_nodes: dict[str, object] = {}
+        self.group_head: dict[int, object] = {}
+        self.local_syms: dict[int, Symbol] = {}
+        self.locals: list[Symbol] = []
+        self.cur_ret: T.CType = T.VOID
+        self.mismatches: list[TypeMismatch] = []
+        self._casts = {K.UNEXPOSED_EXPR}
+        self._exprs = {K.PAREN_EXPR, K.UNEXPOSED_EXPR}
+
+    # ------------------------------------------------------------------ positions
+    def loc_coord(self, loc) -> Coord:
+        f, line, col = presumed(loc)
+        if not f:
+            return Coord(self.path, 1, 1)
+        off = loc.offset
+        phys = self._phys_line(off)
+        start = self._line_starts[phys]
+        raw = self.buf[start:off]
+        if not raw.isascii():  # pycparser counts characters, clang bytes
+            col = len(raw.decode("utf-8", "replace")) + 1
+        return Coord(f, line, col)
+
+    def _phys_line(self, off: int) -> int:
+        lo, hi = 0, len(self._line_starts) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self._line_starts[mid] <= off:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    def offset_coord(self, off: int) -> Coord:
+        return self.loc_coord(ci.SourceLocation.from_offset(self.tu, self._file, off))
+
+    def coord(self, c) -> Coord:
+        return self.loc_coord(c.location)
+
+    def start_coord(self, c) -> Coord:
+        return self.loc_coord(c.extent.start)
+
+    def pcoord(self, c) -> Coord:
+        """The position pycparser gives an expression: its leftmost operand's token, except casts and
+        sizeof (their first token); parentheses are transparent."""
+        K = self.K
+        while True:
+            k = c.kind
+            if k in self._exprs or k in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR, K.UNARY_OPERATOR,
+                                         K.CONDITIONAL_OPERATOR, K.ARRAY_SUBSCRIPT_EXPR, K.CALL_EXPR,
+                                         K.MEMBER_REF_EXPR):
+                ch = self.children(c)
+                if ch and (k != K.UNEXPOSED_EXPR or self.is_cast(c)):
+                    c = ch[0]
+                    continue
+            return self.start_coord(c) if k in (K.CSTYLE_CAST_EXPR, K.CXX_UNARY_EXPR) else self.coord(c)
+
+    def decl_coord(self, d) -> Coord:
+        """pycparser's position of a declarator: its name, or the ``*`` next to it."""
+        off = d.location.offset
+        if d.kind != self.K.FUNCTION_DECL:
+            before = self.buf_text[max(0, off - 200):off] if self.buf_text.isascii() else \
+                self.buf[max(0, off - 200):off].decode("utf-8", "replace")
+            m = re.search(r"\*(?:\s*(?:" + "|".join(_QUALIFIERS) + r")\b)*\s*$", before)
+            if m:
+                return self.offset_coord(off - len(before[m.start():].encode()))
+        return self.coord(d)
+
+    def text(self, c, limit: int = 60) -> str:
+        s = self.buf[c.extent.start.offset:c.extent.end.offset].decode("utf-8", "replace")
+        s = " ".join(ln for ln in s.splitlines() if not ln.startswith("#"))
+        s = re.sub(r"\s+", " ", s)
+        return s if len(s) <= limit else s[:limit - 3] + "..."
+
+    # ------------------------------------------------------------------ cursor helpers
+    @staticmethod
+    def children(c) -> list:
+        return list(c.get_children())
+
+    def is_cast(self, c) -> bool:
+        """An implicit conversion (clang's ImplicitCastExpr shows as UNEXPOSED_EXPR with one operand)."""
+        if c.kind != self.K.UNEXPOSED_EXPR:
+            return False
+        ch = self.children(c)
+        return len(ch) == 1 and ch[0].kind.is_expression()
+
+    def strip(self, c):
+        """Without parentheses and clang's implicit conversions (this IR makes its own)."""
+        K = self.K
+        while True:
+            if c.kind == K.PAREN_EXPR:
+                c = self.children(c)[0]
+            elif c.kind == K.UNEXPOSED_EXPR and self.is_cast(c):
+                c = self.children(c)[0]
+            elif c.kind == K.UNARY_OPERATOR and unary_op(c) == "__extension__":
+                c = self.children(c)[0]
+            else:
+                return c
+
+    def strip_parens(self, c):
+        while c.kind == self.K.PAREN_EXPR:
+            c = self.children(c)[0]
+        return c
+
+    def key(self, d) -> int:
+        return d.location.offset
+
+    def spec(self, d) -> tuple[list[str], set[str]]:
+        """Basic-type words and qualifiers of a declaration's specifiers, read from its text
+        (clang normalizes ``unsigned`` to ``unsigned int``; the IR keeps the user's spelling)."""
+        head = self.group_head.get(self.key(d), d)
+        start, end = head.extent.start.offset, head.location.offset
+        if head.kind == self.K.PARM_DECL and (not head.spelling or end < start):
+            end = head.extent.end.offset
+        return self._spec_text(self.buf[start:end].decode("utf-8", "replace"))
+
+    @staticmethod
+    def _spec_text(s: str) -> tuple[list[str], set[str]]:
+        s = re.sub(r"__attribute__\s*\(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\)", " ", s)
+        words = re.findall(r"[A-Za-z_]\w*", s)
+        basic = [w for w in words if w in _BASIC_WORDS]
+        basic = ["signed" if w in ("__signed__", "__signed") else w for w in basic]
+        quals = {w.strip("_") for w in words if w in _QUALIFIERS}
+        return basic, quals | {w for w in words if w in ("inline", "static", "extern")}
+
+    def is_continuation(self, d) -> bool:
+        """A second declarator of one declaration (``int a, *b;``): its specifiers are the first's."""
+        s = self.buf[d.extent.start.offset:d.location.offset].decode("utf-8", "replace")
+        s = re.sub(r"\b(?:" + "|".join(_QUALIFIERS) + r")\b", " ", s)
+        return re.fullmatch(r"[\s*(]*", s) is not None
+
+    def note_group(self, d, prev) -> None:
+        if prev is not None and self.is_continuation(d):
+            self.group_head[self.key(d)] = self.group_head.get(self.key(prev), prev)
+
+    def paren_words(self, start: int) -> list[str]:
+        """Basic-type words of the parenthesized type name starting at byte ``start``."""
+        depth = 0
+        i = start
+        n = len(self.buf)
+        while i < n:
+            ch = self.buf[i:i + 1]
+            if ch == b"(":
+                depth += 1
+            elif ch == b")":
+                depth -= 1
+                if depth == 0:
+                    break
+            i += 1
+        return self._spec_text(self.buf[start:i + 1].decode("utf-8", "replace"))[0]
+
+    # ------------------------------------------------------------------ types
+    def ctype(self, t, words: list[str] | None = None, where: Coord | None = None) -> T.CType:
+        """The CType of a clang type; ``words`` spell its innermost basic type as the source does."""
+        TK = ci.TypeKind
+        if t._kind_id == _CXTYPE_ATTRIBUTED:  # not in cindex 18's TypeKind table
+            return self.ctype(_lib_modified_type(t), words, where)
+        try:
+            k = t.kind
+        except ValueError:  # another kind this cindex does not know: its canonical type
+            return self.ctype(t.get_canonical(), words, where)
+        if k == TK.ELABORATED:
+            return self.ctype(t.get_named_type(), words, where)
+        if k == TK.TYPEDEF:
+            d = t.get_declaration()
+            name = d.spelling
+            under = self.typedef_type(d)
+            if isinstance(under, T.Int):
+                return T.Int(under.bits, under.signed, under.is_bool, spelling=name)
+            if isinstance(under, T.Float):
+                return T.Float(under.bits, spelling=name)
+            return under
+        if k == TK.POINTER:
+            pt = t.get_pointee()
+            return T.Pointer(self.ctype(pt, words, where), const=pt.is_const_qualified())
+        if k == TK.CONSTANTARRAY:
+            return T.Array(self.ctype(t.element_type, words, where), t.element_count)
+        if k == TK.INCOMPLETEARRAY:
+            return T.Array(self.ctype(t.element_type, words, where), None)
+        if k in (TK.VARIABLEARRAY, TK.DEPENDENTSIZEDARRAY):
+            raise error(where, "variable-length arrays are not supported")
+        if k == TK.RECORD:
+            return self.record(t.get_declaration())
+        if k == TK.ENUM:
+            return self.canon(t)
+        if k == TK.FUNCTIONPROTO:
+            params = []
+            for a in t.argument_types():
+                pt = self.ctype(a, None, where)
+                if not isinstance(pt, T.Void):
+                    params.append(T.decay(pt))
+            return T.Func(self.ctype(t.get_result(), words, where), tuple(params), t.is_function_variadic())
+        if k == TK.FUNCTIONNOPROTO:
+            return T.Func(self.ctype(t.get_result(), words, where), (), False)
+        if k == TK.UNEXPOSED and t.get_canonical().kind != TK.UNEXPOSED:  # e.g. decayed parameter types
+            return self.ctype(t.get_canonical(), words, where)
+        base = self.basic(t, where, words)
+        if words:
+            key = tuple(sorted(words))
+            spelled = T.BASIC_TYPES.get(key)
+            if spelled is not None and spelled == base:
+                return spelled
+        return base
+
+    def basic(self, t, where: Coord | None, words: list[str] | None = None) -> T.CType:
+        """The canonical CType of a clang builtin type."""
+        TK = ci.TypeKind
+        k = t.get_canonical().kind
+        table = {TK.VOID: T.VOID, TK.BOOL: T.BOOL, TK.CHAR_S: T.CHAR, TK.CHAR_U: T.CHAR, TK.SCHAR: T.SCHAR,
+                 TK.UCHAR: T.UCHAR, TK.SHORT: T.SHORT, TK.USHORT: T.USHORT, TK.INT: T.INT, TK.UINT: T.UINT,
+                 TK.LONG: T.LONG, TK.ULONG: T.ULONG, TK.LONGLONG: T.LLONG, TK.ULONGLONG: T.ULLONG,
+                 TK.FLOAT: T.FLOAT, TK.DOUBLE: T.DOUBLE}
+        if k in table:
+            return table[k]
+        spelled = " ".join(words) if words else t.get_canonical().spelling
+        raise error(where, f"type '{spelled}' is not supported",
+                    "expand handles integer types up to 64 bits, float and double")
+
+    def canon(self, t) -> T.CType:
+        """Clang's canonical type as a CType (enums are their underlying integer type)."""
+        TK = ci.TypeKind
+        c = t.get_canonical()
+        k = c.kind
+        if k == TK.POINTER:
+            pt = c.get_pointee()
+            return T.Pointer(self.canon(pt), const=pt.is_const_qualified())
+        if k == TK.CONSTANTARRAY:
+            return T.Array(self.canon(c.element_type), c.element_count)
+        if k == TK.INCOMPLETEARRAY:
+            return T.Array(self.canon(c.element_type), None)
+        if k == TK.RECORD:
+            return self.record(c.get_declaration())
+        if k == TK.ENUM:
+            return self.canon(c.get_declaration().enum_type)
+        if k == TK.FUNCTIONPROTO:
+            return T.Func(self.canon(c.get_result()), tuple(T.decay(self.canon(a)) for a in c.argument_types()),
+                          c.is_function_variadic())
+        if k == TK.FUNCTIONNOPROTO:
+            return T.Func(self.canon(c.get_result()), (), False)
+        return self.basic(c, None)
+
+    def typedef_type(self, d) -> T.CType:
+        key = self.key(d)
+        t = self.typedefs.get(key)
+        if t is None:
+            t = self.ctype(d.underlying_typedef_type, self.spec(d)[0], self.start_coord(d))
+            self.typedefs[key] = t
+        return t
+
+    def record(self, d) -> T.Record:
+        defn = d.get_definition()
+        key = self.key(defn if defn is not None else d.canonical)
+        r = self.records.get(key)
+        if r is not None:
+            return r
+        is_union = d.kind == self.K.UNION_DECL
+        # The tag as written ("struct tag {"); clang names an anonymous record after its typedef.
+        head = self.buf[d.extent.start.offset:d.extent.start.offset + 300].decode("utf-8", "replace")
+        head = re.sub(r"__attribute__\s*\(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\)", " ", head)
+        m = re.match(r"\s*(?:struct|union)\s+([A-Za-z_]\w*)", head)
+        tag = m.group(1) if m else None
+        r = T.Record(tag, is_union, [], complete=defn is not None)
+        self.records[key] = r
+        if defn is not None:
+            fields = []
+            prev = None
+            for f in self.children(defn):
+                if f.kind != self.K.FIELD_DECL:
+                    continue
+                if f.is_bitfield():
+                    raise error(self.decl_coord(f), "bit-fields are not supported")
+                self.note_group(f, prev)
+                prev = f
+                fields.append((f.spelling, self.ctype(f.type, self.spec(f)[0], self.start_coord(f))))
+            r.fields = fields
+        return r
+
+    def func_type(self, d) -> T.Func:
+        """The type of a FUNCTION_DECL, its parameters spelled by their own declarations."""
+        TK = ci.TypeKind
+        t = d.type
+        where = self.start_coord(d)
+        if t.kind == TK.FUNCTIONNOPROTO:
+            return T.Func(self.ctype(t.get_result(), self.spec(d)[0], where), (), False)
+        params = []
+        for p in d.get_arguments():
+            pt = self.ctype(p.type, self.spec(p)[0], self.start_coord(p))
+            if not isinstance(pt, T.Void):
+                params.append(T.decay(pt))
+        return T.Func(self.ctype(t.get_result(), self.spec(d)[0], where), tuple(params), t.is_function_variadic())
+
+    def decl_type(self, d) -> T.CType:
+        if d.kind == self.K.FUNCTION_DECL:
+            return self.func_type(d)
+        return self.ctype(d.type, self.spec(d)[0], self.start_coord(d))
+
+    def agree(self, ours: T.CType, clang_type, c, what: str) -> T.CType:
+        """``ours`` if clang's canonical type is the same, else clang's (and the mismatch is recorded)."""
+        try:
+            theirs = self.canon(clang_type)
+        except ExpandError:
+            theirs = None
+        if theirs is None or theirs == ours and not (
+                isinstance(ours, T.Int) and isinstance(theirs, T.Int) and ours.is_bool != theirs.is_bool):
+            return ours
+        self.mismatches.append(TypeMismatch(self.pcoord(c), self.text(c), what, ours,
+                                            clang_type.get_canonical().spelling))
+        return theirs
+
+    # ------------------------------------------------------------------ top level
+    def read(self) -> Module:
+        K = self.K
+        prev = None
+        for c in self.tu.cursor.get_children():
+            if c.kind in (K.VAR_DECL, K.FUNCTION_DECL):
+                self.note_group(c, prev)
+            prev = c
+            self.toplevel(c)
+        prologue = prologue_lines(self.source)
+        for name, fd in self.func_nodes.items():
+            if self.in_user_file(fd):
+                self.functions[name] = self.function(fd)
+            else:
+                try:  # a static helper from one of the user's headers: used if it converts
+                    self.functions[name] = self.function(fd)
+                except ExpandError:
+                    pass
+        return Module(self.path, self.source.splitlines(), self.functions, self.globals, prologue)
+
+    def file_of(self, c) -> str:
+        return presumed(c.location)[0]
+
+    def in_user_file(self, c) -> bool:
+        return self.file_of(c) == self.path
+
+    def toplevel(self, c) -> None:
+        K = self.K
+        if c.kind == K.FUNCTION_DECL:
+            if c.is_definition():
+                static = c.storage_class == ci.StorageClass.STATIC
+                if self.in_user_file(c) or (static and not _system_header(self.file_of(c))):
+                    self.func_nodes[c.spelling] = c
+                self.declare_global(c, defined=self.in_user_file(c))
+            else:
+                self.declare_global(c, defined=False)
+            return
+        if c.kind == K.VAR_DECL:
+            self.declare_global(c, defined=self.in_user_file(c) and var_init(c) is not None)
+            return
+        if c.kind == K.UNEXPOSED_DECL and self.in_user_file(c):
+            first = next(iter(c.get_tokens()), None)
+            if first is not None and first.spelling in ("asm", "__asm__", "__asm"):
+                raise error(self.coord(c), "top-level inline assembly is not supported")
+
+    def declare_global(self, d, defined: bool) -> None:
+        name = d.spelling
+        prev = self.globals.get(name)
+        quals = self.spec(d)[1]
+        sym = Symbol(name, T.VOID, "global", self.decl_coord(d), static=d.storage_class == ci.StorageClass.STATIC,
+                     const="const" in quals, volatile="volatile" in quals)
+        sym.type = None  # resolved lazily, as the pycparser frontend: headers declare many unused things
+        sym.defined_here = defined
+        if prev is not None and not defined:
+            return
+        if d.kind == self.K.FUNCTION_DECL:
+            sym.kind = "func"
+        self.global_decls[name] = d
+        self.globals[name] = sym
+
+    def global_symbol(self, name: str) -> Symbol:
+        sym = self.globals[name]
+        if sym.type is None:
+            d = self.global_decls[name]
+            sym.type = self.decl_type(d)
+            init = var_init(d) if d.kind == self.K.VAR_DECL else None
+            if isinstance(sym.type, T.Array) and sym.type.length is None and init is not None \
+                    and init.kind == self.K.INIT_LIST_EXPR:
+                sym.type = T.Array(sym.type.elem, len(self.children(init)))
+            sym.init = None
+            if init is not None and sym.defined_here:
+                sym.init = self.global_init(init, sym.type)
+        return sym
+
+    def global_init(self, init, t: T.CType):
+        init = self.strip_parens(init)
+        if init.kind == self.K.INIT_LIST_EXPR:
+            items = self.init_items(init)
+            if isinstance(t, T.Array):
+                return [self.global_init(i, t.elem) for i in items]
+            if isinstance(t, T.Record):
+                return [self.global_init(i, ft) for i, (_, ft) in zip(items, t.fields)]
+            return self.global_init(items[0], t)
+        return self.convert(self.expr(init), t)
+
+    def init_items(self, init) -> list:
+        items = self.children(init)
+        for i in items:
+            if self.buf[i.extent.start.offset:i.extent.start.offset + 1] in (b".", b"["):
+                raise error(self.pcoord(i), "designated initializers are not supported")
+        return items
+
+    # ------------------------------------------------------------------ functions
+    def function(self, fd) -> Function:
+        K = self.K
+        ftype = self.func_type(fd)
+        self.local_syms = {}
+        self.locals = []
+        params: list[Symbol] = []
+        if ftype.variadic:
+            m = None
+            for tok in fd.get_tokens():
+                if tok.spelling == "...":
+                    m = tok
+                    break
+                if tok.spelling == "{":
+                    break
+            raise error(self.loc_coord(m.location) if m is not None else self.coord(fd),
+                        f"variadic function '{fd.spelling}' cannot be expanded", "give it a fixed parameter list")
+        for p in fd.get_arguments():
+            pt = self.ctype(p.type, self.spec(p)[0], self.start_coord(p))
+            if isinstance(pt, T.Void):
+                continue
+            if not p.spelling:
+                raise error(self.decl_coord(p), "unnamed parameter")
+            s = Symbol(p.spelling, T.decay(pt), "param", self.decl_coord(p),
+                       volatile=p.type.is_volatile_qualified())
+            params.append(s)
+            self.local_syms[self.key(p)] = s
+        self.cur_ret = ftype.ret
+        body_c = next(c for c in self.children(fd) if c.kind == K.COMPOUND_STMT)
+        body = self.compound(body_c)
+        words, quals = self.spec(fd)
+        fn = Function(fd.spelling, ftype.ret, params, body, self.coord(fd),
+                      static=fd.storage_class == ci.StorageClass.STATIC, inline="inline" in quals,
+                      locals=self.locals, variadic=ftype.variadic)
+        uniquify_locals(fn)
+        return fn
+
+    def compound(self, c) -> list[Stmt]:
+        out: list[Stmt] = []
+        for item in self.children(c):
+            out.extend(self.stmt(item))
+        return out
+
+    def body_of(self, c) -> list[Stmt]:
+        if c is None:
+            return []
+        if c.kind == self.K.COMPOUND_STMT:
+            return self.compound(c)
+        return self.stmt(c)
+
+    def stmt(self, c) -> list[Stmt]:
+        K = self.K
+        k = c.kind
+        if k.is_expression():
+            return self.expr_stmt(c)
+        co = self.coord(c)
+        if k == K.COMPOUND_STMT:
+            return [Block(co, self.compound(c))]
+        if k == K.DECL_STMT:
+            out: list[Stmt] = []
+            prev = None
+            for d in self.children(c):
+                if d.kind in (K.VAR_DECL, K.FUNCTION_DECL):
+                    self.note_group(d, prev)
+                    prev = d
+                out.extend(self.local_decl(d))
+            return out
+        if k == K.IF_STMT:
+            ch = self.children(c)
+            cond, likely = self.condition(ch[0])
+            return [If(co, cond, self.body_of(ch[1]), self.body_of(ch[2] if len(ch) > 2 else None), likely)]
+        if k == K.RETURN_STMT:
+            ch = self.children(c)
+            if not ch:
+                return [Return(co, None)]
+            return [Return(co, self.convert(self.expr(ch[0]), self.cur_ret))]
+        if k == K.DO_STMT:
+            body_c, cond_c = self.children(c)
+            cc = self.strip_parens(cond_c)
+            if cc.kind == K.INTEGER_LITERAL and self.token_text(cc) == "0":
+                body = self.body_of(body_c)
+                if any(isinstance(s, (Break, Continue)) for s in walk_shallow(body)):
+                    raise error(co, "'break' or 'continue' inside 'do { } while (0)' is not supported")
+                return [Block(co, body)]
+            return [Loop(co, "do", self.expr(cond_c), self.body_of(body_c))]
+        if k == K.WHILE_STMT:
+            cond_c, body_c = self.children(c)
+            return [Loop(co, "while", self.expr(cond_c), self.body_of(body_c))]
+        if k == K.FOR_STMT:
+            return [Loop(co, "for", None, [])]
+        if k == K.GOTO_STMT:
+            ref = next((x for x in self.children(c) if x.kind == K.LABEL_REF), None)
+            return [Goto(co, ref.spelling if ref is not None else "")]
+        if k == K.LABEL_STMT:
+            ch = self.children(c)
+            return [Label(co, c.spelling), *(self.stmt(ch[0]) if ch else [])]
+        if k == K.BREAK_STMT:
+            return [Break(co)]
+        if k == K.CONTINUE_STMT:
+            return [Continue(co)]
+        if k == K.NULL_STMT:
+            return []
+        if k == K.SWITCH_STMT:
+            raise error(co, "'switch' is not supported yet", "rewrite it as if/else")
+        if k in (K.ASM_STMT, K.MS_ASM_STMT):
+            raise error(co, "inline assembly cannot be vectorized", "write the operation in C")
+        raise error(co, f"statement '{k.name.lower()}' is not supported")
+
+    def token_text(self, c) -> str:
+        return self.buf[c.extent.start.offset:c.extent.end.offset].decode("utf-8", "replace")
+
+    def expr_stmt(self, c) -> list[Stmt]:
+        K = self.K
+        c = self.strip_parens(c)
+        co = self.pcoord(c)
+        k = c.kind
+        if k == K.BINARY_OPERATOR and binary_op(c) == "=" or k == K.COMPOUND_ASSIGNMENT_OPERATOR:
+            return [self.update(c)]
+        if k == K.UNARY_OPERATOR and unary_op(c) in ("p++", "p--", "++", "--"):
+            return [self.update(c)]
+        if k == K.CALL_EXPR:
+            pun = self.memcpy_pun(c)
+            if pun is not None:
+                return [pun]
+            return [ExprStmt(co, self.expr(c))]
+        if k == K.BINARY_OPERATOR and binary_op(c) == ",":
+            raise error(co, "the comma operator is not supported", "write one statement per expression")
+        if k in (K.DECL_REF_EXPR, K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.CHARACTER_LITERAL, K.STRING_LITERAL,
+                 K.CSTYLE_CAST_EXPR, K.BINARY_OPERATOR):
+            self.expr(c)  # an expression statement without effect: type-check it, drop it
+            return []
+        if k in (K.UNARY_OPERATOR, K.CXX_UNARY_EXPR):
+            raise error(co, "this expression statement is not supported")
+        raise error(co, f"statement '{_pyc_name(k, K)}' is not supported")
+
+    def memcpy_pun(self, c) -> Assign | None:
+        """``memcpy(&a, &b, sizeof a)`` between same-size scalars: a bit reinterpretation."""
+        K = self.K
+        ch = self.children(c)
+        callee = self.strip(ch[0])
+        if callee.kind != K.DECL_REF_EXPR or callee.spelling not in ("memcpy", "__builtin_memcpy", "memmove"):
+            return None
+        args = [self.strip(a) for a in ch[1:]]
+        if len(args) != 3 or not all(a.kind == K.UNARY_OPERATOR and unary_op(a) == "&" for a in args[:2]):
+            return None
+        dst = self.lvalue(self.children(args[0])[0])
+        src = self.expr(self.children(args[1])[0])
+        n = fold_int(self.expr(ch[3]))
+        if not (dst.type.is_arith() and src.type.is_arith()) or n != dst.type.size() or n != src.type.size():
+            raise error(self.pcoord(c), "memcpy is only supported between same-size scalar variables",
+                        "copy whole int/float values: memcpy(&i, &x, sizeof i)")
+        value = src if T.strip_spelling(src.type) == T.strip_spelling(dst.type) else BitCast(dst.type, src)
+        return Assign(self.pcoord(c), dst, value)
+
+    def condition(self, c) -> tuple[Expr, bool | None]:
+        likely = None
+        s = self.strip_parens(c)
+        if s.kind == self.K.CALL_EXPR:
+            ch = self.children(s)
+            callee = self.strip(ch[0])
+            if callee.kind == self.K.DECL_REF_EXPR and callee.spelling == "__builtin_expect" and len(ch) == 3:
+                v = fold_int(self.expr(ch[2]))
+                if v is not None:
+                    likely = bool(v)
+        return self.expr(c), likely
+
+    def update(self, c) -> Assign:
+        K = self.K
+        co = self.pcoord(c)
+        if c.kind == K.UNARY_OPERATOR:
+            target = self.lvalue(self.children(c)[0])
+            op = "+" if "++" in unary_op(c) else "-"
+            value = self.binary(op, target, Const(T.INT, 1, "1"), c)
+            return Assign(co, target, self.convert(value, target.type))
+        lhs_c, rhs_c = self.children(c)
+        target = self.lvalue(lhs_c)
+        r = self.strip(rhs_c)
+        if r.kind == K.COMPOUND_ASSIGNMENT_OPERATOR or (r.kind == K.BINARY_OPERATOR and binary_op(r) == "="):
+            raise error(co, "chained assignment is not supported", "write one assignment per statement")
+        rhs = self.expr(rhs_c)
+        op = binary_op(c)
+        if op != "=":
+            # clang converts the right operand of a compound assignment to the computation type
+            rc = rhs_c if op not in ("<<=", ">>=") else None
+            rhs = self.binary(op[:-1], target, rhs, c, None, rc, check_result=False)
+        return Assign(co, target, self.convert(rhs, target.type))
+
+    def lvalue(self, c) -> Expr:
+        e = self.expr(c)
+        if not isinstance(e, (Var, Index, Member)) and not (isinstance(e, Unary) and e.op == "*"):
+            raise error(self.pcoord(c), "expression is not assignable")
+        if isinstance(e, Var) and e.sym.kind == "global":
+            raise error(self.pcoord(c), f"assignment to global variable '{e.sym.name}' cannot be vectorized",
+                        "pass it through a pointer parameter or make it local")
+        return e
+
+    def local_decl(self, d) -> list[Stmt]:
+        K = self.K
+        if d.kind == K.FUNCTION_DECL:
+            self.declare_global(d, defined=False)
+            return []
+        if d.kind != K.VAR_DECL:  # typedefs, struct/union/enum declarations: clang already knows them
+            if d.kind in (K.STRUCT_DECL, K.UNION_DECL):
+                self.record(d)
+            return []
+        co = self.decl_coord(d)
+        sc = d.storage_class
+        if sc in (ci.StorageClass.STATIC, ci.StorageClass.EXTERN):
+            word = "static" if sc == ci.StorageClass.STATIC else "extern"
+            raise error(co, f"local '{word}' variable '{d.spelling}' is not supported", "move it to file scope")
+        words, quals = self.spec(d)
+        if "volatile" in quals:
+            raise error(co, f"volatile variable '{d.spelling}' cannot be vectorized")
+        if d.type.get_canonical().kind == ci.TypeKind.VARIABLEARRAY:
+            raise error(co, f"variable-length array '{d.spelling}' is not supported")
+        t = self.ctype(d.type, words, self.start_coord(d))
+        if isinstance(t, T.Array) or (isinstance(t, T.Record) and not _punning_union(t)):
+            kind = "array" if isinstance(t, T.Array) else "struct or union"
+            raise error(co, f"local {kind} '{d.spelling}' is not supported yet",
+                        "use scalar locals (unions of same-size scalars for type punning are fine)")
+        sym = Symbol(d.spelling, t, "local", co, const="const" in quals)
+        self.local_syms[self.key(d)] = sym
+        self.locals.append(sym)
+        init = var_init(d)
+        if init is None:
+            return []
+        init = self.strip_parens(init)
+        if init.kind == K.INIT_LIST_EXPR:
+            items = self.init_items(init)
+            if isinstance(t, T.Record) and t.fields:
+                out = []
+                for item, (fname, ftype) in zip(items, t.fields):
+                    tgt = Member(ftype, Var(t, sym), fname)
+                    out.append(Assign(co, tgt, self.convert(self.expr(item), ftype)))
+                    if t.is_union:
+                        break
+                return out
+            return [Assign(co, Var(t, sym), self.convert(self.expr(items[0]), t))]
+        return [Assign(co, Var(t, sym), self.convert(self.expr(init), t))]
+
+    # ------------------------------------------------------------------ expressions
+    def convert(self, e: Expr, t: T.CType) -> Expr:
+        """Implicit conversion of ``e`` to ``t``, shaped as the pycparser frontend shapes it."""
+        et = e.type
+        if isinstance(t, T.Void):
+            return e
+        if et == t and not (isinstance(et, T.Int) and isinstance(t, T.Int) and et.is_bool != t.is_bool):
+            if isinstance(t, (T.Int, T.Float)) and et.spelling != t.spelling:
+                return retype(e, t)
+            return e
+        if isinstance(t, T.Pointer) and isinstance(et, (T.Array, T.Pointer, T.Func)):
+            return e
+        if isinstance(t, (T.Int, T.Float)) and isinstance(et, (T.Int, T.Float)):
+            if isinstance(e, Const) and isinstance(t, T.Int) and isinstance(e.value, int):
+                return Const(t, t.wrap(e.value), e.text)
+            return Cast(t, e)
+        if isinstance(t, T.Record) and et is t:
+            return e
+        raise error(None, f"cannot convert '{et}' to '{t}'")
+
+    def expr(self, c) -> Expr:
+        K = self.K
+        c = self.strip(c)
+        k = c.kind
+        co = self.pcoord(c)
+        if k in (K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.CHARACTER_LITERAL, K.STRING_LITERAL):
+            return self.constant(c)
+        if k == K.DECL_REF_EXPR:
+            return self.lookup(c)
+        if k == K.BINARY_OPERATOR:
+            op = binary_op(c)
+            if op == "=":
+                raise error(co, "assignment inside an expression is not supported",
+                            "write the assignment as a statement of its own")
+            if op == ",":
+                raise error(co, "the comma operator is not supported", "write one statement per expression")
+            lc, rc = self.children(c)
+            return self.binary(op, self.expr(lc), self.expr(rc), c, lc, rc)
+        if k == K.COMPOUND_ASSIGNMENT_OPERATOR:
+            raise error(co, "assignment inside an expression is not supported",
+                        "write the assignment as a statement of its own")
+        if k in (K.UNARY_OPERATOR, K.CXX_UNARY_EXPR):
+            return self.unary(c)
+        if k == K.CSTYLE_CAST_EXPR:
+            return self.cast(c)
+        if k == K.CONDITIONAL_OPERATOR:
+            cc, ac, bc = self.children(c)
+            cnd = self.truth(self.expr(cc))
+            a = self.expr(ac)
+            b = self.expr(bc)
+            if a.type.is_arith() and b.type.is_arith():
+                t = T.usual_arith(a.type, b.type)
+                t = self.agree(t, c.type, c, "type")
+                ta = self.agree(t, ac.type, ac, "converted type")
+                tb = self.agree(t, bc.type, bc, "converted type")
+                return Cond(t, cnd, self.convert(a, ta), self.convert(b, tb))
+            if a.type == b.type:
+                return Cond(a.type, cnd, a, b)
+            raise error(co, "conditional operator with these operand types is not supported")
+        if k == K.CALL_EXPR:
+            return self.call(c)
+        if k == K.ARRAY_SUBSCRIPT_EXPR:
+            bc, ic = self.children(c)
+            base = self.expr(bc)
+            idx = self.expr(ic)
+            bt = base.type
+            if isinstance(bt, (T.Array, T.Pointer)):
+                elem = bt.elem if isinstance(bt, T.Array) else bt.target
+                if not idx.type.is_int():
+                    raise error(co, "array subscript is not an integer")
+                elem = self.agree(elem, c.type, c, "type")
+                return Index(elem, base, T.promote(idx.type) == idx.type and idx or Cast(T.promote(idx.type), idx))
+            raise error(co, "subscripted value is not an array or pointer")
+        if k == K.MEMBER_REF_EXPR:
+            ch = self.children(c)
+            base = self.expr(ch[0])
+            bt = base.type
+            arrow = ch[0].type.get_canonical().kind == ci.TypeKind.POINTER
+            if arrow:
+                if not isinstance(bt, T.Pointer) or not isinstance(bt.target, T.Record):
+                    raise error(co, "'->' on a value that is not a pointer to a struct or union")
+                rec = bt.target
+            else:
+                if not isinstance(bt, T.Record):
+                    raise error(co, "'.' on a value that is not a struct or union")
+                rec = bt
+            ft = rec.field_type(c.spelling)
+            if ft is None:
+                raise error(co, f"no member named '{c.spelling}'")
+            ft = self.agree(ft, c.type, c, "type")
+            return Member(ft, base, c.spelling, arrow)
+        if k == K.COMPOUND_LITERAL_EXPR:
+            raise error(co, "compound literals are not supported")
+        if k == K.INIT_LIST_EXPR:
+            return InitList(T.VOID, [self.expr(i) for i in self.init_items(c)])
+        if k == K.UNEXPOSED_EXPR and self.buf[c.extent.start.offset:c.extent.start.offset + 1] == b"(" \
+                and any(x.kind == K.COMPOUND_STMT for x in self.children(c)):
+            raise error(co, "GNU statement expressions are not supported")
+        raise error(co, f"expression '{self.text(c, 30)}' ({k.name.lower()}) is not supported by the clang "
+                        "frontend", PYCPARSER_HINT)
+
+    def cast(self, c) -> Expr:
+        co = self.pcoord(c)
+        t = self.ctype(c.type, self.paren_words(c.extent.start.offset), co)
+        e = self.expr(self.children(c)[-1])
+        if isinstance(t, T.Void):
+            return e
+        if isinstance(t, T.Pointer):
+            if isinstance(e.type, (T.Pointer, T.Array)):
+                return _PtrCast(t, e)
+            raise error(co, "casting an integer to a pointer is not supported")
+        if not t.is_arith() or not (e.type.is_arith()):
+            raise error(co, f"cast from '{e.type}' to '{t}' is not supported")
+        if isinstance(e, Const) and isinstance(t, T.Int) and isinstance(e.value, int):
+            return Const(t, t.wrap(e.value), e.text)
+        return Cast(t, e)
+
+    def lookup(self, c) -> Expr:
+        K = self.K
+        ref = c.referenced
+        name = c.spelling
+        if ref is not None:
+            if ref.kind in (K.VAR_DECL, K.PARM_DECL):
+                s = self.local_syms.get(self.key(ref))
+                if s is not None:
+                    return Var(s.type, s)
+            if ref.kind == K.ENUM_CONSTANT_DECL:
+                v = ref.enum_value
+                return Const(T.INT, v, str(v))
+        if name in self.globals:
+            s = self.global_symbol(name)
+            return Var(s.type, s)
+        raise error(self.pcoord(c), f"use of undeclared identifier '{name}'")
+
+    def constant(self, c) -> Const:
+        """A literal: its type and value from clang, its text as written."""
+        K = self.K
+        co = self.pcoord(c)
+        text = self.token_text(c)
+        if c.kind == K.STRING_LITERAL:
+            raise error(co, "string literals are not supported in vectorized code")
+        if c.kind == K.CHARACTER_LITERAL:
+            v = evaluate(c)
+            return Const(self.agree(T.INT, c.type, c, "type"), v if isinstance(v, int) else 0, text)
+        if c.kind == K.FLOATING_LITERAL:
+            body, suffix = (text[:-1], text[-1].lower()) if text[-1] in "fFlL" else (text, "")
+            if suffix == "l" or c.type.get_canonical().kind == ci.TypeKind.LONGDOUBLE:
+                raise error(co, "long double constants are not supported")
+            v = evaluate(c)
+            if v is None:
+                v = float.fromhex(body) if body.lower().startswith("0x") else float(body)
+            if suffix == "f":
+                return Const(self.agree(T.FLOAT, c.type, c, "type"), float32(v), text)
+            return Const(self.agree(T.DOUBLE, c.type, c, "type"), v, text)
+        m = re.match(r"^(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)([uUlL]*)$", text)
+        if not m:
+            raise error(co, f"cannot read constant '{text}'")
+        from expand.cprint import literal_type  # C11 6.4.4.1 on LP64, the rule both frontends follow
+        ours = literal_type(text)
+        if ours is None:
+            raise error(co, f"integer constant '{text}' is too large")
+        t = self.agree(ours, c.type, c, "type")
+        v = evaluate(c)
+        if not isinstance(v, int):
+            v = int(m.group(1), 0) if not re.match(r"0[0-7]+$", m.group(1)) else int(m.group(1), 8)
+        return Const(t, t.wrap(v) if isinstance(t, T.Int) else v, text)
+
+    def truth(self, e: Expr) -> Expr:
+        if isinstance(e, Binary) and e.op in ("==", "!=", "<", "<=", ">", ">=", "&&", "||"):
+            return e
+        if isinstance(e, Unary) and e.op == "!":
+            return e
+        if e.type.is_arith():
+            zero = Const(e.type, 0.0 if e.type.is_float() else 0, "0")
+            return Binary(T.INT, "!=", e, zero)
+        raise error(None, f"value of type '{e.type}' used as a condition is not supported")
+
+    def binary(self, op: str, a: Expr, b: Expr, c, lc=None, rc=None, check_result: bool = True) -> Expr:
+        """``a op b`` with C's conversions: our rules for the spelling, clang's types checked against them.
+        ``lc``/``rc`` are clang's operands (with its implicit conversions) where there are any."""
+        co = self.pcoord(c)
+        if op in ("&&", "||"):
+            t = self.agree(T.INT, c.type, c, "type") if check_result else T.INT
+            return Binary(t, op, self.truth(a), self.truth(b))
+        if isinstance(a.type, (T.Pointer, T.Array)) or isinstance(b.type, (T.Pointer, T.Array)):
+            raise error(co, f"pointer arithmetic ('{op}') is not supported", "index arrays with a[i] instead")
+        if not a.type.is_arith() or not b.type.is_arith():
+            raise error(co, f"operator '{op}' on '{a.type}' and '{b.type}' is not supported")
+        if op in ("<<", ">>"):
+            lt, rt = T.promote(a.type), T.promote(b.type)
+            if not (lt.is_int() and rt.is_int()):
+                raise error(co, "shift of a non-integer")
+            if lc is not None:
+                lt = self.agree(lt, lc.type, lc, "promoted type")
+            if rc is not None:
+                rt = self.agree(rt, rc.type, rc, "promoted type")
+            if check_result:
+                lt = self.agree(lt, c.type, c, "type")
+            return Binary(lt, op, self.convert(a, lt), self.convert(b, rt))
+        t = T.usual_arith(a.type, b.type)
+        if op in ("%", "&", "|", "^") and not t.is_int():
+            raise error(co, f"operator '{op}' needs integer operands")
+        ta = self.agree(t, lc.type, lc, "converted type") if lc is not None else t
+        tb = self.agree(t, rc.type, rc, "converted type") if rc is not None else t
+        a, b = self.convert(a, ta), self.convert(b, tb)
+        if op in _COMPARISONS:
+            r = self.agree(T.INT, c.type, c, "type") if check_result else T.INT
+            return Binary(r, op, a, b)
+        if check_result:
+            t = self.agree(ta, c.type, c, "type")
+        return Binary(t, op, a, b)
+
+    def unary(self, c) -> Expr:
+        K = self.K
+        co = self.pcoord(c)
+        if c.kind == K.CXX_UNARY_EXPR:
+            return self.sizeof(c)
+        op = unary_op(c)
+        if op in ("p++", "p--", "++", "--"):
+            raise error(co, f"'{op.strip('p')}' inside an expression is not supported",
+                        "write the increment as a statement of its own")
+        oc = self.children(c)[0]
+        e = self.expr(oc)
+        if op == "&":
+            return Unary(self.agree(T.Pointer(e.type), c.type, c, "type"), "&", e)
+        if op == "*":
+            if isinstance(e.type, T.Pointer):
+                return Unary(self.agree(e.type.target, c.type, c, "type"), "*", e)
+            if isinstance(e.type, T.Array):
+                return Index(self.agree(e.type.elem, c.type, c, "type"), e, Const(T.INT, 0, "0"))
+            raise error(co, "dereference of a value that is not a pointer")
+        if op == "!":
+            return Unary(self.agree(T.INT, c.type, c, "type"), "!", self.truth(e))
+        if op not in ("+", "-", "~"):
+            raise error(co, f"operator '{op}' is not supported")
+        if not e.type.is_arith():
+            raise error(co, f"operator '{op}' on '{e.type}' is not supported")
+        t = T.promote(e.type)
+        t = self.agree(t, oc.type, oc, "promoted type")
+        t = self.agree(t, c.type, c, "type")
+        e = self.convert(e, t)
+        if op == "+":
+            return e
+        if op == "-" and isinstance(e, Const) and isinstance(e.value, int):
+            v = t.wrap(-e.value)
+            if v == -e.value:
+                return Const(t, v, f"-{e.text}")
+        if op == "~" and not t.is_int():
+            raise error(co, "'~' needs an integer operand")
+        return Unary(t, op, e)
+
+    def sizeof(self, c) -> Const:
+        co = self.pcoord(c)
+        toks = self.token_text(c)
+        word = re.match(r"\s*(\w+)", toks).group(1)
+        if word != "sizeof":
+            raise error(co, f"'{word}' is not supported")
+        start = c.extent.start.offset
+        rest = toks[len(word):]
+        paren = start + len(word) + (len(rest) - len(rest.lstrip())) if rest.lstrip().startswith("(") else None
+        ch = [x for x in self.children(c) if x.kind.is_expression()]
+        if ch and (paren is None or ch[0].extent.start.offset <= paren):
+            self.expr(ch[0])  # the same checks as the pycparser frontend's (it types the operand)
+        elif paren is not None:
+            words = self.paren_words(paren)
+            if words and tuple(sorted(words)) not in T.BASIC_TYPES:
+                raise error(co, f"type '{' '.join(words)}' is not supported",
+                            "expand handles integer types up to 64 bits, float and double")
+        v = evaluate(c)
+        if not isinstance(v, int):
+            raise error(co, "expected an integer constant expression")
+        return Const(self.agree(T.ULONG, c.type, c, "type"), v, str(v))
+
+    def call(self, c) -> Expr:
+        K = self.K
+        co = self.pcoord(c)
+        ch = self.children(c)
+        callee = self.strip(ch[0])
+        if callee.kind != K.DECL_REF_EXPR:
+            raise error(co, "call through a function pointer cannot be vectorized", "call the function by name")
+        name = callee.spelling
+        args = [self.expr(a) for a in ch[1:]]
+        if name == "__builtin_expect":
+            return args[0]
+        ref = callee.referenced
+        if ref is not None and ref.kind in (K.VAR_DECL, K.PARM_DECL) and self.key(ref) in self.local_syms:
+            raise error(co, f"call through function pointer '{name}' cannot be vectorized",
+                        "call the function by name")
+        name = _BUILTIN_ALIASES.get(name, name)
+        if name in ("fabsf", "fabs") and len(args) == 1:
+            ft = T.FLOAT if name == "fabsf" else T.DOUBLE
+            return fabs_bits(self.convert(args[0], ft))
+        if name in ("copysignf", "copysign") and len(args) == 2:
+            ft = T.FLOAT if name == "copysignf" else T.DOUBLE
+            return copysign_bits(self.convert(args[0], ft), self.convert(args[1], ft))
+        if name in _NONLOCAL_JUMPS:
+            raise error(co, f"'{name}' (non-local jumps) cannot be vectorized",
+                        "keep setjmp/longjmp in the scalar caller")
+        if name.startswith("__builtin_"):
+            raise error(co, f"builtin '{name}' is not supported")
+        if name not in self.globals:
+            raise error(co, f"call to undeclared function '{name}'")
+        sym = self.global_symbol(name)
+        ft = sym.type
+        if not isinstance(ft, T.Func):
+            raise error(co, f"call through function pointer '{name}' cannot be vectorized",
+                        "call the function by name")
+        if ft.variadic:
+            raise error(co, f"call to variadic function '{name}' cannot be vectorized")
+        if len(args) != len(ft.params):
+            raise error(co, f"'{name}' takes {len(ft.params)} arguments, {len(args)} given")
+        args = [self.convert(a, self.agree(pt, ac.type, ac, "argument type")) for a, pt, ac in
+                zip(args, ft.params, ch[1:])]
+        return Call(self.agree(ft.ret, c.type, c, "type"), name, args, co)
+
+
+def _lib_modified_type(t):
+    _lib.clang_Type_getModifiedType.argtypes = [ci.Type]
+    _lib.clang_Type_getModifiedType.restype = ci.Type
+    r = _lib.clang_Type_getModifiedType(t)
+    r._tu = t._tu
+    return r
+
+
+def _pyc_name(k, K) -> str:
+    """pycparser's class name for an expression statement it refuses (for identical messages)."""
+    return {K.CONDITIONAL_OPERATOR: "TernaryOp", K.MEMBER_REF_EXPR: "StructRef", K.ARRAY_SUBSCRIPT_EXPR: "ArrayRef",
+            K.COMPOUND_LITERAL_EXPR: "CompoundLiteral", K.INIT_LIST_EXPR: "InitList"}.get(k, k.name.lower())
+
+
+def _punning_union(t: T.Record) -> bool:
+    from expand.lower import punnable
+    return punnable(t)
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+def parse_tu(path: str, pre: str):
+    """Parse gcc-preprocessed text with libclang; the first clang error becomes an ExpandError."""
+    _setup()
+    buf_name = f"{path}.expand-clang.i" if path != "<stdin>" else "stdin.expand-clang.i"
+    index = ci.Index.create()
+    tu = index.parse(buf_name, args=CLANG_ARGS, unsaved_files=[(buf_name, pre)])
+    for d in tu.diagnostics:
+        if d.severity >= ci.Diagnostic.Error:
+            f, line, col = presumed(d.location)
+            raise error(Coord(f or path, line or 1, col or 1), d.spelling,
+                        f"libclang rejects this; {PYCPARSER_HINT}")
+    return tu, buf_name
+
+
+def read_file_clang_report(path: str, text: str, include_dirs=(), defines=(), undefs=()) \
+        -> tuple[Module, list[TypeMismatch]]:
+    """Like :func:`read_file_clang`, with the places where clang's types overrode our rules."""
+    if "\x00" in text:
+        raise error(Coord(path, 1, 1), "input is not a C source file (it contains NUL bytes)")
+    pre = preprocess(path, text, include_dirs, defines, undefs)
+    tu, buf_name = parse_tu(path, pre)
+    reader = ClangReader(path, text, tu, buf_name, pre.encode("utf-8"))
+    return reader.read(), reader.mismatches
+
+
+def read_file_clang(path: str, text: str, include_dirs=(), defines=(), undefs=()) -> Module:
+    """Preprocess ``text`` (the contents of ``path``) with gcc and parse it with libclang into a Module:
+    a drop-in for :func:`frontends.pycparser_frontend.read_file`."""
+    return read_file_clang_report(path, text, include_dirs, defines, undefs)[0]
+
+
+FRONTENDS = ("auto", "clang", "pycparser")
+
+
+def _pycparser_available() -> bool:
+    try:
+        import frontends.pycparser_frontend  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _reader(name: str):
+    if name == "clang":
+        return read_file_clang
+    from frontends.pycparser_frontend import read_file
+    return read_file
+
+
+def read_file_any(path: str, text: str, include_dirs=(), defines=(), undefs=(), frontend: str = "auto") -> Module:
+    """Read a C file with the chosen frontend: ``"pycparser"``, ``"clang"`` or ``"auto"``.
+
+    ``auto`` uses the pycparser frontend when it can be imported (it is a hard dependency of expand
+    and the reference the corpus outputs were made with), otherwise libclang.  Both build the same
+    IR, so the choice changes nothing for a file both read.  If the preferred frontend rejects the
+    file and the other one reads it, ``auto`` returns the other one's Module (a construct only one
+    of them parses).  With an explicit frontend, an error it reports gets a note naming the other
+    frontend when that one reads the file.
+    """
+    if frontend not in FRONTENDS:
+        raise ValueError(f"unknown frontend '{frontend}' (choose from {', '.join(FRONTENDS)})")
+    have = {"pycparser": _pycparser_available(), "clang": available()}
+    if frontend == "auto":
+        order = [n for n in ("pycparser", "clang") if have[n]]
+        if not order:
+            raise error(Coord(path, 1, 1), "no C frontend is available",
+                        "install pycparser and pycparserext, or libclang")
+    else:
+        if not have[frontend]:
+            other = "clang" if frontend == "pycparser" else "pycparser"
+            what = "libclang (pip install libclang)" if frontend == "clang" else "pycparser and pycparserext"
+            raise error(Coord(path, 1, 1), f"the {frontend} frontend is not available: install {what}",
+                        f"or use --frontend {other}" if have[other] else "")
+        order = [frontend]
+    first_error: ExpandError | None = None
+    try:
+        return _reader(order[0])(path, text, include_dirs, defines, undefs)
+    except ExpandError as exc:
+        first_error = exc
+    other = "clang" if order[0] == "pycparser" else "pycparser"
+    if not have[other]:
+        raise first_error
+    try:
+        mod = _reader(other)(path, text, include_dirs, defines, undefs)
+    except ExpandError:
+        raise first_error from None
+    if frontend == "auto":
+        return mod
+    note = f"the {other} frontend reads this file: use --frontend {other}"
+    first_error.hint = f"{first_error.hint}; {note}" if first_error.hint else note
+    raise first_error
