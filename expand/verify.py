@@ -11,6 +11,19 @@ With ``call_log=True`` the side effects of calls are compared too: the harness d
 sides call (linked in with ``link_files``) use to record each call. For every input, the records
 of the scalar run must equal the records of that input's lane in the vector run, in the same
 order (see ``_LOG_CODE``).
+
+Parameter shapes follow the vector function ABI (``#pragma omp declare simd uniform(..) linear(..)``),
+see ``Param``: a varying value is a gang (``vtype``) and a varying pointer points to a gang in memory
+(``mtype *``); a uniform value is one scalar shared by the gang's lanes (edge and random values drawn
+per gang); a linear integer value is lane 0's value of a step-1 sequence (gang ``g`` gets
+``g * lanes + OFFSET``, lane ``l``'s scalar call ``g * lanes + OFFSET + l``); a uniform pointer is the
+start of one array shared by every call, ``inputs + 2 * OFFSET`` elements of random bits, separate but
+identical for the scalar and the vector run and compared element by element after all calls. Each such
+array ends exactly at a page boundary followed by an inaccessible page, and its first page follows
+another inaccessible page, so a stray vector access past either end traps (reported as a crash with
+its signal). The rest of the first page before element 0 (less than a page) is filled and compared
+like the array, at negative indices: writes there are caught, reads are not trapped.
+The scalar calls of a gang are made one after the other in lane order.
 """
 
 from __future__ import annotations
@@ -19,6 +32,7 @@ import math
 import re
 import shlex
 import shutil
+import signal
 import struct
 import subprocess
 import tempfile
@@ -34,9 +48,15 @@ from expand.types import BASIC_TYPES, CType, Float, Int, Pointer, Void, strip_sp
 EDGE_CAP = 300_000
 #: Mismatches printed in detail (all are counted).
 MAX_PRINTED = 10
-COMPILE_FLAGS = ["-O2", "-Wall", "-Werror", "-ffp-contract=off"]
+# -fopenmp-simd: the sources may carry `#pragma omp declare simd` (parameter shapes), which -Wall
+# would otherwise reject as unknown; it adds no runtime and keeps the scalar function itself.
+COMPILE_FLAGS = ["-O2", "-Wall", "-Werror", "-ffp-contract=off", "-fopenmp-simd"]
 COMPILE_TIMEOUT = 600
 RUN_TIMEOUT = 1800
+#: Parameter shapes (see ``Param``).
+SHAPES = ("varying", "uniform", "linear")
+#: Linear parameters start at OFFSET (lane 0 of gang 0); uniform arrays have OFFSET spare elements at each end.
+OFFSET = 64
 
 
 class IsaLike(Protocol):
@@ -59,10 +79,20 @@ class IsaLike(Protocol):
 
 @dataclass
 class Param:
-    """A parameter of the scalar function: an Int/Float value, or a Pointer(Int|Float) in/out."""
+    """A parameter of the scalar function: an Int/Float value, or a Pointer(Int|Float) in/out.
+
+    ``shape`` is its shape in the vector function (the vector function ABI's clauses):
+
+    - ``"varying"``: a value is a gang (``isa.vtype``), a pointer a ``isa.mtype *`` (a gang in memory).
+    - ``"uniform"``: a value is the plain scalar type, one value for all lanes of a call; a pointer is
+      the plain scalar pointer, the start of an array shared by all calls (see the module docstring).
+    - ``"linear"`` (integer values only, step 1): the plain scalar type holding lane 0's value; lane
+      ``l`` is that value + ``l``.
+    """
 
     name: str
     type: CType
+    shape: str = "varying"
 
 
 @dataclass
@@ -203,6 +233,15 @@ def _spell(t: CType) -> str:
     raise TypeError(f"unsupported parameter type {t}")
 
 
+def _differ(t: CType, s: str, v: str, nan_bits: bool) -> str:
+    """C test that bit patterns ``s`` and ``v`` of type ``t`` differ (any two NaNs alike unless nan_bits)."""
+    t = strip_spelling(t)
+    if nan_bits or not isinstance(t, Float):
+        return f"{s} != {v}"
+    m, inf = (0x7FFFFFFF, 0x7F800000) if t.bits == 32 else (0x7FFFFFFFFFFFFFFF, 0x7FF0000000000000)
+    return (f"({s} != {v} && !(({s} & 0x{m:x}ULL) > 0x{inf:x}ULL && ({v} & 0x{m:x}ULL) > 0x{inf:x}ULL))")
+
+
 def _cls(t: CType) -> int:
     """Printing class of a lane type: 0 float, 1 signed int, 2 unsigned int."""
     if isinstance(t, Float):
@@ -256,9 +295,35 @@ class _Plan:
     n_edge: int
     n_random: int
     product: int = 0
+    # Uniform value parameters (one value per gang): edges, 'none' | 'product' | 'sample', product size,
+    # and how many gangs the varying edge plan takes (uniform combinations are the outer loop).
+    uedges: list[list[int]] = field(default_factory=list)
+    umode: str = "none"
+    uproduct: int = 0
+    vgangs: int = 1
 
 
-def _plan(value_types: list[CType], lanes: int, constants: Sequence[int | float], n_random: int) -> _Plan:
+def _plan(value_types: list[CType], lanes: int, constants: Sequence[int | float], n_random: int,
+          uniform_types: Sequence[CType] = ()) -> _Plan:
+    """The inputs: ``value_types`` take a value per lane, ``uniform_types`` one per gang.
+
+    The edge gangs run through the uniform edge combinations (their cross product, or a sample of it
+    when larger than EDGE_CAP inputs) and, for each, through the varying edge plan's gangs.
+    """
+    plan = _plan_varying(value_types, lanes, constants, n_random)
+    if not uniform_types:
+        return plan
+    plan.uedges = [edge_values(t, constants) for t in uniform_types]
+    plan.uproduct = math.prod(len(e) for e in plan.uedges)
+    plan.vgangs = max(1, plan.n_edge // lanes)
+    if plan.uproduct * plan.vgangs * lanes <= EDGE_CAP:
+        plan.umode, plan.n_edge = "product", plan.uproduct * plan.vgangs * lanes
+    else:
+        plan.umode, plan.n_edge = "sample", max(EDGE_CAP // lanes, plan.vgangs) * lanes
+    return plan
+
+
+def _plan_varying(value_types: list[CType], lanes: int, constants: Sequence[int | float], n_random: int) -> _Plan:
     n_rand = -(-max(n_random, 0) // lanes) * lanes
     edges = [edge_values(t, constants) for t in value_types]
     if not edges:
@@ -349,11 +414,81 @@ static void vfy_log_show(int l, unsigned vs, unsigned ve) {
 """
 
 
+# Uniform pointer parameters: arrays between inaccessible pages, and a report of where a trap happened.
+_GUARD_CODE = r"""#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#if !defined(MAP_ANONYMOUS) && defined(MAP_ANON)
+#define MAP_ANONYMOUS MAP_ANON
+#endif
+
+/* An array of `bytes` bytes that ends exactly at a page boundary followed by an inaccessible page;
+   its first page follows another inaccessible page. *slack: the bytes of that page before it. */
+static void *vfy_guarded(size_t bytes, size_t *slack) {
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE), data = (bytes + pg - 1) / pg * pg;
+    unsigned char *m = mmap(NULL, data + 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED || mprotect(m, pg, PROT_NONE) != 0 || mprotect(m + pg + data, pg, PROT_NONE) != 0) {
+        perror("verify harness: mmap/mprotect");
+        exit(2);
+    }
+    *slack = data - bytes;
+    return m + pg + *slack;
+}
+
+/* Where the harness is: 0 elsewhere, 1 in a scalar call, 2 in the vector call, of gang vfy_at_gang.
+   VFY_WHERE(w) keeps the (inlined) calls' memory accesses on their side of the change. */
+#define VFY_WHERE(w) do { atomic_signal_fence(memory_order_seq_cst); vfy_where = (w); \
+                          atomic_signal_fence(memory_order_seq_cst); } while (0)
+static volatile sig_atomic_t vfy_where;
+static volatile unsigned long long vfy_at_gang;
+
+static void vfy_put(char *b, int *n, const char *s) {
+    while (*s && *n < 200) b[(*n)++] = *s++;
+}
+
+static void vfy_put_u(char *b, int *n, unsigned long long v) {
+    char d[24];
+    int k = 0;
+    do { d[k++] = (char)('0' + v % 10); v /= 10; } while (v);
+    while (k && *n < 200) b[(*n)++] = d[--k];
+}
+
+static void vfy_on_signal(int sig) {
+    char b[256];
+    int n = 0;
+    unsigned long long g = vfy_at_gang;
+    vfy_put(b, &n, "verify harness: signal ");
+    vfy_put_u(b, &n, (unsigned long long)sig);
+    vfy_put(b, &n, vfy_where == 1 ? " in a scalar call" : vfy_where == 2 ? " in the vector call" : " in the harness");
+    if (vfy_where) {
+        vfy_put(b, &n, " (inputs ");
+        vfy_put_u(b, &n, g * VFY_L);
+        vfy_put(b, &n, "..");
+        vfy_put_u(b, &n, g * VFY_L + VFY_L - 1);
+        vfy_put(b, &n, ")");
+    }
+    vfy_put(b, &n, "\n");
+    ssize_t r = write(2, b, (size_t)n);
+    (void)r;
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+"""
+
+
 def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: list[Param], ret: CType,
-             isa: IsaLike, plan: _Plan, seed: int, call_log: bool = False) -> str:
+             isa: IsaLike, plan: _Plan, seed: int, call_log: bool = False, nan_bits: bool = True) -> str:
     lanes = isa.lanes
-    vals = [(i, p) for i, p in enumerate(params) if not isinstance(p.type, Pointer)]
-    ptrs = [(i, p) for i, p in enumerate(params) if isinstance(p.type, Pointer)]
+    vals = [(i, p) for i, p in enumerate(params) if not isinstance(p.type, Pointer) and p.shape == "varying"]
+    ptrs = [(i, p) for i, p in enumerate(params) if isinstance(p.type, Pointer) and p.shape == "varying"]
+    # The other shapes (see Param): values set once per gang, values lane 0 + l, shared guarded arrays.
+    uvals = [(i, p) for i, p in enumerate(params) if not isinstance(p.type, Pointer) and p.shape == "uniform"]
+    lvals = [(i, p) for i, p in enumerate(params) if not isinstance(p.type, Pointer) and p.shape == "linear"]
+    svals = sorted(uvals + lvals, key=lambda ip: ip[0])
+    uptrs = [(i, p) for i, p in enumerate(params) if isinstance(p.type, Pointer) and p.shape == "uniform"]
     has_ret = not isinstance(ret, Void)
     total = plan.n_edge + plan.n_random
     out: list[str] = []
@@ -362,6 +497,11 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
     w(f'#include "{vector_file}"\n')
     w("#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n\n")
     w(f"#define VFY_L {lanes}\n#define VFY_NEDGE {plan.n_edge}ULL\n#define VFY_TOTAL {total}ULL\n\n")
+    if svals or uptrs:
+        w(f"#define VFY_OFFSET {OFFSET}ULL\n#define VFY_GV {plan.vgangs}ULL\n"
+          "#define VFY_NARR (VFY_TOTAL + 2 * VFY_OFFSET)  /* elements of each uniform array */\n\n")
+    if uptrs:
+        w(_GUARD_CODE)
     proto = ", ".join(_spell(p.type) for p in params) or "void"
     w(f"extern {_spell(ret)} vfy_scalar({proto}) __asm__(\"{scalar_name}\");\n\n")
     w("static uint64_t vfy_state;\n"
@@ -402,6 +542,15 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
         w(_hex_array(f"vfy_edge{i}", plan.edges[j]))
         w(f"#define VFY_NE{i} {len(plan.edges[j])}ULL\n")
         w(_rand_fn(i, strip_spelling(p.type)))
+    for j, (i, p) in enumerate(uvals):
+        w(f"/* edge values of uniform {p.name} ({p.type}) */\n")
+        w(_hex_array(f"vfy_edge{i}", plan.uedges[j]))
+        w(f"#define VFY_NE{i} {len(plan.uedges[j])}ULL\n")
+        w(_rand_fn(i, strip_spelling(p.type)))
+    for i, p in uptrs:
+        assert isinstance(p.type, Pointer)
+        w(f"/* contents of the array of uniform {p.name} ({p.type}) */\n")
+        w(_rand_fn(i, strip_spelling(p.type.target)))
     w("int main(void) {\n")
     w("    unsigned long long vfy_mism = 0;\n")
     w(f"    vfy_state = 0x{seed & ((1 << 64) - 1):x}ULL;\n")
@@ -419,18 +568,52 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
     if has_ret:
         rk = lane_kind(ret)
         w(f"    {scalar_ctype(rk)} vfy_vret[VFY_L];\n    uint64_t vfy_b_sret[VFY_L], vfy_b_vret[VFY_L];\n")
+    for i, p in svals:
+        w(f"    {_spell(p.type)} vfy_s_in{i}[VFY_L], vfy_v_u{i};\n    uint64_t vfy_b_in{i}[VFY_L];\n")
+    for i, _ in uvals:
+        w(f"    uint64_t vfy_ub{i} = 0;\n")
+    if uptrs:
+        w("    signal(SIGSEGV, vfy_on_signal); signal(SIGBUS, vfy_on_signal);"
+          " signal(SIGFPE, vfy_on_signal); signal(SIGILL, vfy_on_signal);\n")
+    for i, p in uptrs:
+        assert isinstance(p.type, Pointer)
+        tt, size = p.type.target, p.type.target.size()
+        w(f"    size_t vfy_slack{i};\n")
+        w(f"    {_spell(tt)} *vfy_su{i} = vfy_guarded(VFY_NARR * {size}, &vfy_slack{i});\n")
+        w(f"    {_spell(tt)} *vfy_vu{i} = vfy_guarded(VFY_NARR * {size}, &vfy_slack{i});\n")
+        w(f"    for (long long j = -(long long)(vfy_slack{i} / {size}); j < (long long)VFY_NARR; j++)"
+          f" vfy_set(&vfy_su{i}[j], {size}, vfy_rand{i}());\n")
+        w(f"    memcpy((char *)vfy_vu{i} - vfy_slack{i}, (char *)vfy_su{i} - vfy_slack{i},"
+          f" vfy_slack{i} + VFY_NARR * {size});\n")
     w("    for (unsigned long long g = 0; g < VFY_TOTAL / VFY_L; g++) {\n")
+    if uvals:
+        w("        if (g * VFY_L < VFY_NEDGE) {\n")
+        if plan.umode == "product":
+            w(f"            unsigned long long q = (g / VFY_GV) % {plan.uproduct}ULL;\n")
+            for i, _ in reversed(uvals):
+                w(f"            vfy_ub{i} = vfy_edge{i}[q % VFY_NE{i}]; q /= VFY_NE{i};\n")
+        else:  # deterministic sample of the uniform combinations
+            for i, _ in uvals:
+                w(f"            vfy_ub{i} = vfy_edge{i}[vfy_next() % VFY_NE{i}];\n")
+        w("        } else {\n")
+        for i, _ in uvals:
+            w(f"            vfy_ub{i} = vfy_rand{i}();\n")
+        w("        }\n")
     # --- inputs
     w("        for (int l = 0; l < VFY_L; l++) {\n")
     w("            unsigned long long k = g * VFY_L + l;\n")
+    kv = "k"
+    if uvals and vals and plan.mode in ("rotate", "product"):
+        kv = "kv"  # the input's place in the varying edge plan
+        w("            unsigned long long kv = (g % VFY_GV) * VFY_L + l;\n")
     if vals:
         w("            if (k < VFY_NEDGE) {\n")
         if plan.mode == "rotate":
             i = vals[0][0]
-            w(f"                unsigned long long r = k / VFY_NE{i}, j = k % VFY_NE{i};\n")
+            w(f"                unsigned long long r = {kv} / VFY_NE{i}, j = {kv} % VFY_NE{i};\n")
             w(f"                vfy_b_in{i}[l] = vfy_edge{i}[(j + r) % VFY_NE{i}];\n")
         elif plan.mode == "product":
-            w(f"                unsigned long long q = k % {plan.product}ULL;\n")
+            w(f"                unsigned long long q = {kv} % {plan.product}ULL;\n")
             for i, _ in reversed(vals):
                 w(f"                vfy_b_in{i}[l] = vfy_edge{i}[q % VFY_NE{i}]; q /= VFY_NE{i};\n")
         else:  # deterministic subsample of the cross product
@@ -446,6 +629,12 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
         size = p.type.size()
         w(f"            vfy_set(&vfy_s_in{i}[l], {size}, vfy_b_in{i}[l]);"
           f" vfy_set(&vfy_v_in{i}[l], {size}, vfy_b_in{i}[l]);\n")
+    for i, _ in uvals:
+        w(f"            vfy_b_in{i}[l] = vfy_ub{i};\n")
+    for i, p in lvals:
+        w(f"            vfy_b_in{i}[l] = (VFY_OFFSET + k) & 0x{_pointee_mask(p.type):x}ULL;\n")
+    for i, p in svals:
+        w(f"            vfy_set(&vfy_s_in{i}[l], {p.type.size()}, vfy_b_in{i}[l]);\n")
     for i, p in ptrs:
         assert isinstance(p.type, Pointer)
         w(f"            vfy_b_init{i}[l] = vfy_next() & 0x{_pointee_mask(p.type.target):x}ULL;\n")
@@ -453,12 +642,16 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
     # --- scalar calls
     if call_log:
         w("        vfy_log_n = 0; vfy_log_lost = 0;\n")
+    if uptrs:
+        w("        vfy_at_gang = g; VFY_WHERE(1);\n")
     w("        for (int l = 0; l < VFY_L; l++) {\n")
     if call_log:
         w("            vfy_log_mark[l] = vfy_log_n;\n")
     args = []
     for i, p in enumerate(params):
-        if isinstance(p.type, Pointer):
+        if isinstance(p.type, Pointer) and p.shape == "uniform":
+            args.append(f"vfy_su{i}")
+        elif isinstance(p.type, Pointer):
             tt = p.type.target
             w(f"            {_spell(tt)} vfy_p{i};\n")
             w(f"            vfy_set(&vfy_p{i}, {tt.size()}, vfy_b_init{i}[l]);\n")
@@ -478,9 +671,18 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
     # --- vector call
     if call_log:
         w("        vfy_log_mark[VFY_L] = vfy_log_n;\n        unsigned vfy_vs = vfy_log_n;\n")
+    if uptrs:
+        w("        VFY_WHERE(2);\n")
     w("        {\n")
     vargs = []
     for i, p in enumerate(params):
+        if p.shape != "varying":  # plain scalar arguments: lane 0's value, or the array's start
+            if isinstance(p.type, Pointer):
+                vargs.append(f"vfy_vu{i}")
+            else:
+                w(f"            vfy_set(&vfy_v_u{i}, {p.type.size()}, vfy_b_in{i}[0]);\n")
+                vargs.append(f"vfy_v_u{i}")
+            continue
         if isinstance(p.type, Pointer):
             tt = p.type.target
             k = lane_kind(tt)
@@ -511,21 +713,24 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
         w(f"            for (int l = 0; l < VFY_L; l++) vfy_b_vout{i}[l] = vfy_bits(&vfy_v_buf{i}[l],"
           f" {p.type.target.size()});\n")
     w("        }\n")
+    if uptrs:
+        w("        VFY_WHERE(0);\n")
     if call_log:
         w("        unsigned vfy_ve = vfy_log_n;\n        vfy_log_check(vfy_vs, vfy_ve);\n")
     # --- compare
     w("        for (int l = 0; l < VFY_L; l++) {\n")
     diffs = []
     if has_ret:
-        diffs.append("vfy_b_sret[l] != vfy_b_vret[l]")
-    diffs += [f"vfy_b_sout{i}[l] != vfy_b_vout{i}[l]" for i, _ in ptrs]
+        diffs.append(_differ(ret, "vfy_b_sret[l]", "vfy_b_vret[l]", nan_bits))
+    diffs += [_differ(p.type.target, f"vfy_b_sout{i}[l]", f"vfy_b_vout{i}[l]", nan_bits)
+              for i, p in ptrs if isinstance(p.type, Pointer)]
     if call_log:
         diffs.append("vfy_log_bad[l]")
     w(f"            if (!({' || '.join(diffs) or '0'})) continue;\n")
     w(f"            if (vfy_mism++ >= {MAX_PRINTED}) continue;\n")
     w("            printf(\"mismatch: input %llu (%s) lane %d:\", g * VFY_L + l,"
       " g * VFY_L + l < VFY_NEDGE ? \"edge\" : \"random\", l);\n")
-    for i, p in vals:
+    for i, p in sorted(vals + svals, key=lambda ip: ip[0]):
         w(f"            printf(\" {p.name}=\"); vfy_show({_cls(p.type)}, {p.type.size()}, vfy_b_in{i}[l]);\n")
     for i, p in ptrs:
         assert isinstance(p.type, Pointer)
@@ -539,12 +744,31 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
         assert isinstance(p.type, Pointer)
         outs.append((f"*{p.name} after", p.type.target, f"vfy_b_sout{i}", f"vfy_b_vout{i}"))
     for label, t, s, v in outs:
-        w(f"            printf(\"mismatch:   {label}: %s scalar \", {s}[l] != {v}[l] ? \"DIFFERS\" : \"same\");\n")
+        w(f"            printf(\"mismatch:   {label}: %s scalar \","
+          f" {_differ(t, f'{s}[l]', f'{v}[l]', nan_bits)} ? \"DIFFERS\" : \"same\");\n")
         w(f"            vfy_show({_cls(t)}, {t.size()}, {s}[l]); printf(\" vector \");"
           f" vfy_show({_cls(t)}, {t.size()}, {v}[l]); printf(\"\\n\");\n")
     if call_log:
         w("            if (vfy_log_bad[l]) vfy_log_show(l, vfy_vs, vfy_ve);\n")
     w("        }\n    }\n")
+    if uptrs:
+        w("    unsigned long long vfy_amism = 0;  /* array mismatches (printed up to MAX_PRINTED) */\n")
+    for i, p in uptrs:
+        assert isinstance(p.type, Pointer)
+        tt = p.type.target
+        cls, size = _cls(tt), tt.size()
+        w(f"    for (long long j = -(long long)(vfy_slack{i} / {size}); j < (long long)VFY_NARR; j++) {{\n")
+        w(f"        uint64_t s = vfy_bits(&vfy_su{i}[j], {size}), v = vfy_bits(&vfy_vu{i}[j], {size});\n")
+        w(f"        if (!({_differ(tt, 's', 'v', nan_bits)})) continue;\n")
+        w(f"        vfy_mism++;\n        if (vfy_amism++ >= {MAX_PRINTED}) continue;\n")
+        w(f"        printf(\"mismatch: array {p.name} index %lld%s after all calls: DIFFERS scalar \", j,"
+          " j < 0 ? \" (before the array)\" : \"\");\n")
+        w(f"        vfy_show({cls}, {size}, s); printf(\" vector \"); vfy_show({cls}, {size}, v);\n")
+        if lvals and OFFSET + total - 1 <= lvals[0][1].type.max:  # the hint holds while x does not wrap
+            lname = lvals[0][1].name
+            w("        if (j >= (long long)VFY_OFFSET && j < (long long)(VFY_OFFSET + VFY_TOTAL))"
+              f" printf(\" (input %lld has {lname}=%lld)\", j - (long long)VFY_OFFSET, j);\n")
+        w("        printf(\"\\n\");\n    }\n")
     w(f"    printf(\"verify: {scalar_name} vs {vector_name} [{isa.name}, {lanes} lanes]: %llu inputs"
       f" (%llu edge + %llu random), %llu mismatches\\n\", VFY_TOTAL, VFY_NEDGE, VFY_TOTAL - VFY_NEDGE,"
       " vfy_mism);\n")
@@ -581,10 +805,13 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
            defines: Sequence[str] = (), undefs: Sequence[str] = (), link_files: Sequence[Path] = (),
            libs: Sequence[str] = ("m",), constants: Sequence[int | float] = (), n_random: int = 100_000,
            seed: int = 1, workdir: Path | None = None, keep: bool = False,
-           call_log: bool = False) -> VerifyReport:
+           call_log: bool = False, nan_bits: bool = True) -> VerifyReport:
     """Compare ``scalar_name`` (from ``scalar_sources``) with ``vector_name`` (in ``vector_c``) bit for bit.
 
     ``call_log``: also compare the calls recorded with ``vfy_log_record`` (see the module docstring).
+    ``nan_bits=False``: a NaN result matches any NaN (for code whose NaN signs and payloads C leaves
+    open: which operand's NaN an operation returns, and so its sign, depends on how the compiler
+    orders commutative operands).
     """
     params = list(params)
     head = f"verify: {scalar_name} vs {vector_name} [{isa.name}, {isa.lanes} lanes]"
@@ -592,12 +819,18 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
         t = p.type.target if isinstance(p.type, Pointer) else p.type
         if not isinstance(t, (Int, Float)):
             raise TypeError(f"parameter {p.name}: unsupported type {p.type}")
+        if p.shape not in SHAPES:
+            raise ValueError(f"parameter {p.name}: unknown shape {p.shape!r} (one of {', '.join(SHAPES)})")
+        if p.shape == "linear" and (isinstance(p.type, Pointer) or not isinstance(t, Int) or t.is_bool):
+            raise TypeError(f"parameter {p.name}: a linear parameter must be an integer value, not {p.type}")
     if not isinstance(ret, (Int, Float, Void)):
         raise TypeError(f"unsupported return type {ret}")
-    plan = _plan([p.type for p in params if not isinstance(p.type, Pointer)], isa.lanes, list(constants),
-                 n_random)
+    plan = _plan([p.type for p in params if not isinstance(p.type, Pointer) and p.shape == "varying"], isa.lanes,
+                 list(constants), n_random,
+                 [p.type for p in params if not isinstance(p.type, Pointer) and p.shape == "uniform"])
     harness_c = _harness(vector_file="vector.c", scalar_name=scalar_name, vector_name=vector_name,
-                         params=params, ret=ret, isa=isa, plan=plan, seed=seed, call_log=call_log)
+                         params=params, ret=ret, isa=isa, plan=plan, seed=seed, call_log=call_log,
+                         nan_bits=nan_bits)
 
     own_dir = workdir is None
     wd = Path(tempfile.mkdtemp(prefix="expand-verify-")) if workdir is None else Path(workdir)
@@ -651,12 +884,18 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
                 break
         if m is None or p.returncode not in (0, 1):
             why = f"exit status {p.returncode}" if p.returncode >= 0 else f"killed by signal {-p.returncode}"
+            if p.returncode < 0:
+                try:
+                    why += f" ({signal.Signals(-p.returncode).name})"
+                except ValueError:
+                    pass
             return fail(f"the harness crashed ({why})",
                         f"$ {shlex.join(cmd)}\n{p.stdout[-20000:]}{p.stderr[-20000:]}")
         inputs, n_edge, n_rand, mism = (int(x) for x in m.groups())
         details = "\n".join(mism_lines)
-        if mism > MAX_PRINTED:
-            details += f"\n... and {mism - MAX_PRINTED} more mismatches"
+        printed = sum(1 for ln in mism_lines if not ln.startswith(" "))  # one headline per printed mismatch
+        if mism > printed:
+            details += f"\n... and {mism - printed} more mismatches"
         if keep_dir:
             details = (details + "\n" if details else "") + f"files kept in {wd}"
         return VerifyReport(mism == 0 and p.returncode == 0, inputs, n_edge, n_rand, mism, m.group(0),

@@ -13,7 +13,7 @@ from expand.verify import Param, verify
 from frontends.pycparser_frontend import read_file
 
 LOOPS = Path(__file__).parent.parent / "mathlib" / "loops"
-KERNELS = ["fmodf_bits", "gcd", "mandelbrot", "nested", "newton_sqrt", "two_exits"]
+KERNELS = sorted(p.stem for p in LOOPS.glob("*.c"))
 
 
 def expand_file(src: Path, isa_name: str = "sse4.1", text: str | None = None):
@@ -26,8 +26,8 @@ def check(src: Path, isa_name: str = "sse4.1", n_random: int = 100_000, text: st
     isa, res = expand_file(src, isa_name, text)
     (e,) = res.functions
     rep = verify(scalar_sources=[src], scalar_name=e.scalar_name, vector_c=res.text, vector_name=e.vector_name,
-                 params=[Param(p.name, p.type) for p in e.params], ret=e.ret, isa=isa, constants=e.constants,
-                 n_random=n_random)
+                 params=[Param(p.name, p.type, p.shape or "varying") for p in e.params], ret=e.ret, isa=isa,
+                 constants=e.constants, n_random=n_random)
     assert rep.ok, rep.summary + "\n" + rep.details
     return res, rep
 
