@@ -160,7 +160,7 @@ class FunctionPrinter:
             return e.sym.name
         if isinstance(e, Binary):
             if e.op in CMP or e.op in ("&&", "||"):
-                return isa.mask_to_int(self.mask(e)) if k in ("i32", "u32") else \
+                return isa.mask_to_int(self.mask(e)) if k == "i32" else \
                     isa.convert("i32", k, isa.mask_to_int(self.mask(e)))
             if e.op in ("<<", ">>"):
                 if not self.sh.varying(e.right):
@@ -182,7 +182,8 @@ class FunctionPrinter:
             return isa.binop(e.op, k, a, b)
         if isinstance(e, Unary):
             if e.op == "!":
-                return isa.mask_to_int(self.mask(e))
+                as_int = isa.mask_to_int(self.mask(e))
+                return as_int if k == "i32" else isa.convert("i32", k, as_int)
             if e.op == "*":
                 return self.load(e, k)
             return isa.unop(e.op, k, self.vec(e.operand))
@@ -192,7 +193,8 @@ class FunctionPrinter:
             sk = self.k(e.operand.type)
             v = self.vec(e.operand)
             if isinstance(e.type, T.Int) and e.type.is_bool:
-                return isa.mask_to_int(isa.int_to_mask(sk, v))
+                as_int = isa.mask_to_int(isa.int_to_mask(sk, v))
+                return as_int if k == "i32" else isa.convert("i32", k, as_int)
             return v if sk == k else isa.convert(sk, k, v)
         if isinstance(e, BitCast):
             sk = self.k(e.operand.type)

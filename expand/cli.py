@@ -47,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="parameters with one value for every lane (scalar in the vector signature)")
     p.add_argument("--linear", action="append", metavar="PARAM,...",
                    help="integer parameters that are consecutive across lanes (lane l gets value + l)")
+    p.add_argument("--dot", metavar="FILE",
+                   help="write each function's control-flow graph with its block masks, before and after "
+                        "linearization, as Graphviz")
     p.add_argument("--prefix", default="_Exp_", help="name prefix of expanded functions (default: _Exp_)")
     p.add_argument("--verify", action="store_true",
                    help="compile the output and the scalar original, run both on edge and random inputs, "
@@ -115,11 +118,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"expand: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     mod = read_file(path, text, args.include, args.define, args.undef)
+    dots: list[str] | None = [] if args.dot else None
     result = expand_module(mod, isa, functions=_split(args.functions) or None,
                            expandable=set(_split(args.expandable)), prefix=args.prefix,
                            shapes={**{n: "uniform" for n in _split(args.uniform)},
                                    **{n: "linear" for n in _split(args.linear)}},
+                           dot=dots,
                            command="expand " + " ".join(sys.argv[1:]) if sys.argv[1:] else "")
+    if args.dot:
+        Path(args.dot).write_text("".join(dots))
     if args.output:
         out = Path(args.output)
         fd, tmp = tempfile.mkstemp(dir=out.parent if str(out.parent) else ".", prefix=".expand-")

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from emit.isa import lane_kind
 from emit.printer import FunctionPrinter
+from predication.dot import to_dot
 from predication.ifconvert import if_convert
 from predication.single_exit import single_exit
 
@@ -70,7 +71,8 @@ def comparison_constants(fn: Function) -> list[int | float]:
 
 
 def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expandable: set[str] = frozenset(),
-                  prefix: str = "_Exp_", command: str = "", shapes: dict[str, str] | None = None) -> Result:
+                  prefix: str = "_Exp_", command: str = "", shapes: dict[str, str] | None = None,
+                  dot: list[str] | None = None) -> Result:
     """Expand ``functions`` (default: every external one); ``shapes`` maps parameter names to
     "uniform" or "linear" (as ``--uniform``/``--linear``; ``#pragma omp declare simd`` also does)."""
     roots = select_functions(mod, functions)
@@ -98,6 +100,8 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         lin.stmts = fold_temporaries(lin.stmts, lin.ret)
         live = [lin.ret.value] if lin.ret.value is not None else []
         lin.stmts, used = eliminate_dead(lin.stmts, live)
+        if dot is not None:
+            dot.append(to_dot(lin))
         shapes = analyze(fn.params, lin.stmts)
         printer = FunctionPrinter(isa, lin, shapes, prefix, set(expandable))
         vname = f"{prefix}{name}"

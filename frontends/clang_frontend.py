@@ -300,6 +300,20 @@ def uniquify_locals(fn: Function) -> None:
         seen.add(name)
 
 
+def parse_declare_simd(text: str) -> dict[str, str] | None:
+    """Parameter shapes from ``#pragma omp declare simd uniform(a, b) linear(i)``."""
+    words = text.split()
+    if words[:3] != ["omp", "declare", "simd"]:
+        return None
+    shapes: dict[str, str] = {}
+    for clause, args in re.findall(r"(uniform|linear)\s*\(([^)]*)\)", text):
+        for a in args.split(","):
+            name = a.split(":")[0].strip()
+            if name:
+                shapes[name] = clause
+    return shapes
+
+
 _BUILTIN_ALIASES = {"__builtin_fabsf": "fabsf", "__builtin_fabs": "fabs", "__builtin_copysignf": "copysignf",
                     "__builtin_copysign": "copysign"}
 _NONLOCAL_JUMPS = {"setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp", "longjmp", "_longjmp", "siglongjmp",
@@ -339,7 +353,6 @@ class ClangReader:
         self.tu = tu
         self.buf_name = buf_name
         self.buf = buf
-        self.buf_text = buf.decode("utf-8", "replace")
         self._file = tu.get_file(buf_name)
         self._line_starts = [0] + [m.end() for m in re.finditer(b"\n", buf)]
         self.records: dict[object, T.Record] = {}
@@ -353,8 +366,12 @@ class ClangReader:
         self.locals: list[Symbol] = []
         self.cur_ret: T.CType = T.VOID
         self.mismatches: list[TypeMismatch] = []
-        self._casts = {K.UNEXPOSED_EXPR}
-        self._exprs = {K.PAREN_EXPR, K.UNEXPOSED_EXPR}
+        self._mismatch_seen: set[str] = set()
+        self.pending_simd: dict[str, str] | None = None
+        self.simd: dict[str, dict[str, str]] = {}
+        self._walk_first = {K.PAREN_EXPR, K.UNEXPOSED_EXPR, K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR,
+                            K.UNARY_OPERATOR, K.CONDITIONAL_OPERATOR, K.ARRAY_SUBSCRIPT_EXPR, K.CALL_EXPR,
+                            K.MEMBER_REF_EXPR}
 
     # ------------------------------------------------------------------ positions
     def loc_coord(self, loc) -> Coord:
@@ -394,9 +411,7 @@ class ClangReader:
         K = self.K
         while True:
             k = c.kind
-            if k in self._exprs or k in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR, K.UNARY_OPERATOR,
-                                         K.CONDITIONAL_OPERATOR, K.ARRAY_SUBSCRIPT_EXPR, K.CALL_EXPR,
-                                         K.MEMBER_REF_EXPR):
+            if k in self._walk_first:
                 ch = self.children(c)
                 if ch and (k != K.UNEXPOSED_EXPR or self.is_cast(c)):
                     c = ch[0]
@@ -407,15 +422,18 @@ class ClangReader:
         """pycparser's position of a declarator: its name, or the ``*`` next to it."""
         off = d.location.offset
         if d.kind != self.K.FUNCTION_DECL:
-            before = self.buf_text[max(0, off - 200):off] if self.buf_text.isascii() else \
-                self.buf[max(0, off - 200):off].decode("utf-8", "replace")
+            before = self.slice(max(0, off - 200), off)
             m = re.search(r"\*(?:\s*(?:" + "|".join(_QUALIFIERS) + r")\b)*\s*$", before)
             if m:
                 return self.offset_coord(off - len(before[m.start():].encode()))
         return self.coord(d)
 
+    def slice(self, start: int, end: int) -> str:
+        """The preprocessed text between two byte offsets."""
+        return self.buf[start:end].decode("utf-8", "replace")
+
     def text(self, c, limit: int = 60) -> str:
-        s = self.buf[c.extent.start.offset:c.extent.end.offset].decode("utf-8", "replace")
+        s = self.slice(c.extent.start.offset, c.extent.end.offset)
         s = " ".join(ln for ln in s.splitlines() if not ln.startswith("#"))
         s = re.sub(r"\s+", " ", s)
         return s if len(s) <= limit else s[:limit - 3] + "..."
@@ -529,8 +547,12 @@ class ClangReader:
             raise error(where, "variable-length arrays are not supported")
         if k == TK.RECORD:
             return self.record(t.get_declaration())
-        if k == TK.ENUM:
-            return self.canon(t)
+        if k == TK.ENUM:  # our rules make every enum int; GCC and clang use unsigned int without negatives
+            theirs = self.canon(t)
+            if theirs != T.INT:
+                self.mismatch(TypeMismatch(where or Coord(self.path, 1, 1), t.spelling, "underlying type", T.INT,
+                                           t.get_declaration().enum_type.get_canonical().spelling))
+            return theirs
         if k == TK.FUNCTIONPROTO:
             params = []
             for a in t.argument_types():
@@ -603,7 +625,7 @@ class ClangReader:
             return r
         is_union = d.kind == self.K.UNION_DECL
         # The tag as written ("struct tag {"); clang names an anonymous record after its typedef.
-        head = self.buf[d.extent.start.offset:d.extent.start.offset + 300].decode("utf-8", "replace")
+        head = self.slice(d.extent.start.offset, d.extent.start.offset + 300)
         head = re.sub(r"__attribute__\s*\(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\)", " ", head)
         m = re.match(r"\s*(?:struct|union)\s+([A-Za-z_]\w*)", head)
         tag = m.group(1) if m else None
@@ -651,29 +673,61 @@ class ClangReader:
         if theirs is None or theirs == ours and not (
                 isinstance(ours, T.Int) and isinstance(theirs, T.Int) and ours.is_bool != theirs.is_bool):
             return ours
-        self.mismatches.append(TypeMismatch(self.pcoord(c), self.text(c), what, ours,
-                                            clang_type.get_canonical().spelling))
+        self.mismatch(TypeMismatch(self.pcoord(c), self.text(c), what, ours, clang_type.get_canonical().spelling))
         return theirs
 
+    def mismatch(self, m: TypeMismatch) -> None:
+        if str(m) not in self._mismatch_seen:
+            self._mismatch_seen.add(str(m))
+            self.mismatches.append(m)
+
     # ------------------------------------------------------------------ top level
-    def read(self) -> Module:
+    def read(self, keep_going: bool = False) -> Module:
+        """The Module; with ``keep_going``, a function of the user's file that fails is left out and its
+        error kept in :attr:`failed` (for cross-checks), instead of raised."""
         K = self.K
         prev = None
+        pragmas = self.pragmas()
+        prev_end = 0
         for c in self.tu.cursor.get_children():
+            while pragmas and pragmas[0][0] < c.extent.start.offset:
+                off, text = pragmas.pop(0)
+                if off >= prev_end:  # (a pragma inside a function body is a statement, ignored)
+                    self.pragma(off, text)
+            prev_end = max(prev_end, c.extent.end.offset)
             if c.kind in (K.VAR_DECL, K.FUNCTION_DECL):
                 self.note_group(c, prev)
             prev = c
             self.toplevel(c)
         prologue = prologue_lines(self.source)
+        self.failed: dict[str, ExpandError] = {}
         for name, fd in self.func_nodes.items():
             if self.in_user_file(fd):
-                self.functions[name] = self.function(fd)
+                try:
+                    self.functions[name] = self.function(fd)
+                except ExpandError as exc:
+                    if not keep_going:
+                        raise
+                    self.failed[name] = exc
             else:
                 try:  # a static helper from one of the user's headers: used if it converts
                     self.functions[name] = self.function(fd)
                 except ExpandError:
                     pass
         return Module(self.path, self.source.splitlines(), self.functions, self.globals, prologue)
+
+    def pragmas(self) -> list[tuple[int, str]]:
+        """(offset, text after ``#pragma``) of the file-scope pragma lines gcc -E passed through
+        (clang has no cursor for them)."""
+        out = []
+        for m in re.finditer(rb"^[ \t]*#[ \t]*pragma[ \t]+(.*)$", self.buf, re.M):
+            out.append((m.start(), m.group(1).decode("utf-8", "replace").strip()))
+        return out
+
+    def pragma(self, off: int, text: str) -> None:
+        """``#pragma omp declare simd`` before a function of the user's file: its parameters' shapes."""
+        if self.offset_coord(off).file == self.path:
+            self.pending_simd = parse_declare_simd(text) or self.pending_simd
 
     def file_of(self, c) -> str:
         return presumed(c.location)[0]
@@ -686,6 +740,9 @@ class ClangReader:
         if c.kind == K.FUNCTION_DECL:
             if c.is_definition():
                 static = c.storage_class == ci.StorageClass.STATIC
+                if self.in_user_file(c) and self.pending_simd is not None:
+                    self.simd[c.spelling] = self.pending_simd
+                    self.pending_simd = None
                 if self.in_user_file(c) or (static and not _system_header(self.file_of(c))):
                     self.func_nodes[c.spelling] = c
                 self.declare_global(c, defined=self.in_user_file(c))
@@ -742,6 +799,8 @@ class ClangReader:
 
     def init_items(self, init) -> list:
         items = self.children(init)
+        if not items:  # (the pycparser frontend fails with an IndexError here)
+            raise error(self.coord(init), "an empty initializer '{}' is not supported", "write the value: = {0}")
         for i in items:
             if self.buf[i.extent.start.offset:i.extent.start.offset + 1] in (b".", b"["):
                 raise error(self.pcoord(i), "designated initializers are not supported")
@@ -774,6 +833,8 @@ class ClangReader:
                        volatile=p.type.is_volatile_qualified())
             params.append(s)
             self.local_syms[self.key(p)] = s
+        for prm in params:
+            prm.shape = self.simd.get(fd.spelling, {}).get(prm.name, "")
         self.cur_ret = ftype.ret
         body_c = next(c for c in self.children(fd) if c.kind == K.COMPOUND_STMT)
         body = self.compound(body_c)
@@ -831,12 +892,28 @@ class ClangReader:
                 if any(isinstance(s, (Break, Continue)) for s in walk_shallow(body)):
                     raise error(co, "'break' or 'continue' inside 'do { } while (0)' is not supported")
                 return [Block(co, body)]
-            return [Loop(co, "do", self.expr(cond_c), self.body_of(body_c))]
+            body = self.body_of(body_c)
+            return [Loop(co, "do", self.truth(self.expr(cond_c)), body)]
         if k == K.WHILE_STMT:
             cond_c, body_c = self.children(c)
-            return [Loop(co, "while", self.expr(cond_c), self.body_of(body_c))]
+            return [Loop(co, "while", self.truth(self.expr(cond_c)), self.body_of(body_c))]
         if k == K.FOR_STMT:
-            return [Loop(co, "for", None, [])]
+            init_c, cond_c, step_c, body_c = self.for_parts(c)
+            init: list[Stmt] = []
+            if init_c is not None and init_c.kind == K.DECL_STMT:
+                prev = None
+                for d in self.children(init_c):
+                    self.note_group(d, prev)
+                    prev = d
+                    init.extend(self.local_decl(d))
+            elif init_c is not None:
+                init.extend(self.stmt(init_c))
+            cond = self.truth(self.expr(cond_c)) if cond_c is not None else None
+            step: list[Stmt] = []
+            for e in self.comma_list(step_c) if step_c is not None else []:
+                step.extend(self.stmt(e))
+            body = self.body_of(body_c)
+            return [Loop(co, "for", cond, body, init, step)]
         if k == K.GOTO_STMT:
             ref = next((x for x in self.children(c) if x.kind == K.LABEL_REF), None)
             return [Goto(co, ref.spelling if ref is not None else "")]
@@ -855,12 +932,52 @@ class ClangReader:
             raise error(co, "inline assembly cannot be vectorized", "write the operation in C")
         raise error(co, f"statement '{k.name.lower()}' is not supported")
 
+    def for_parts(self, c) -> tuple:
+        """(init, cond, step, body) of a FOR_STMT: clang leaves absent parts out of its children, so
+        place each child by the ``;`` and ``)`` of the header."""
+        text = self.buf
+        i = text.index(b"(", c.extent.start.offset)
+        depth, semis, close = 0, [], None
+        quote = None
+        while i < len(text):
+            ch = text[i:i + 1]
+            if quote:
+                if ch == b"\\":
+                    i += 1
+                elif ch == quote:
+                    quote = None
+            elif ch in (b"'", b'"'):
+                quote = ch
+            elif ch in (b"(", b"[", b"{"):
+                depth += 1
+            elif ch in (b")", b"]", b"}"):
+                depth -= 1
+                if depth == 0:
+                    close = i
+                    break
+            elif ch == b";" and depth == 1:
+                semis.append(i)
+            i += 1
+        parts = [None, None, None, None]
+        for ch in self.children(c):
+            off = ch.extent.start.offset
+            slot = 0 if off < semis[0] else 1 if off < semis[1] else 2 if off < close else 3
+            parts[slot] = ch
+        return tuple(parts)
+
+    def comma_list(self, c) -> list:
+        """``a, b, c`` as [a, b, c] (pycparser's ExprList)."""
+        if c.kind == self.K.BINARY_OPERATOR and binary_op(c) == ",":
+            left, right = self.children(c)
+            return [*self.comma_list(left), right]
+        return [c]
+
     def token_text(self, c) -> str:
         return self.buf[c.extent.start.offset:c.extent.end.offset].decode("utf-8", "replace")
 
     def expr_stmt(self, c) -> list[Stmt]:
         K = self.K
-        c = self.strip_parens(c)
+        c = self.strip(c)
         co = self.pcoord(c)
         k = c.kind
         if k == K.BINARY_OPERATOR and binary_op(c) == "=" or k == K.COMPOUND_ASSIGNMENT_OPERATOR:
@@ -876,7 +993,9 @@ class ClangReader:
             raise error(co, "the comma operator is not supported", "write one statement per expression")
         if k in (K.DECL_REF_EXPR, K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.CHARACTER_LITERAL, K.STRING_LITERAL,
                  K.CSTYLE_CAST_EXPR, K.BINARY_OPERATOR):
-            self.expr(c)  # an expression statement without effect: type-check it, drop it
+            # An expression statement without effect: type-check it, drop it.  (As the pycparser
+            # frontend, this also drops the call in ``(void) g(x);``: reported, kept for identical IR.)
+            self.expr(c)
             return []
         if k in (K.UNARY_OPERATOR, K.CXX_UNARY_EXPR):
             raise error(co, "this expression statement is not supported")
@@ -1082,9 +1201,10 @@ class ClangReader:
             raise error(co, "compound literals are not supported")
         if k == K.INIT_LIST_EXPR:
             return InitList(T.VOID, [self.expr(i) for i in self.init_items(c)])
-        if k == K.UNEXPOSED_EXPR and self.buf[c.extent.start.offset:c.extent.start.offset + 1] == b"(" \
-                and any(x.kind == K.COMPOUND_STMT for x in self.children(c)):
-            raise error(co, "GNU statement expressions are not supported")
+        if k.name.lower() == "stmtexpr" or k == K.UNEXPOSED_EXPR and any(
+                x.kind == K.COMPOUND_STMT for x in self.children(c)):
+            inner = next((x for x in self.children(c) if x.kind == K.COMPOUND_STMT), c)
+            raise error(self.coord(inner), "GNU statement expressions are not supported")
         raise error(co, f"expression '{self.text(c, 30)}' ({k.name.lower()}) is not supported by the clang "
                         "frontend", PYCPARSER_HINT)
 
@@ -1129,6 +1249,8 @@ class ClangReader:
         if c.kind == K.STRING_LITERAL:
             raise error(co, "string literals are not supported in vectorized code")
         if c.kind == K.CHARACTER_LITERAL:
+            if not re.fullmatch(r"'(?:[^'\\]|\\(?:[0-7]{1,3}|x[0-9a-fA-F]+|.))'", text):
+                raise error(co, f"cannot read constant '{text}'")  # multi-character or wide: implementation-defined
             v = evaluate(c)
             return Const(self.agree(T.INT, c.type, c, "type"), v if isinstance(v, int) else 0, text)
         if c.kind == K.FLOATING_LITERAL:
@@ -1253,7 +1375,9 @@ class ClangReader:
         elif paren is not None:
             words = self.paren_words(paren)
             if words and tuple(sorted(words)) not in T.BASIC_TYPES:
-                raise error(co, f"type '{' '.join(words)}' is not supported",
+                m = re.search(r"\b" + words[0] + r"\b", toks)
+                raise error(self.offset_coord(start + len(toks[:m.start()].encode())) if m else co,
+                            f"type '{' '.join(words)}' is not supported",
                             "expand handles integer types up to 64 bits, float and double")
         v = evaluate(c)
         if not isinstance(v, int):
@@ -1335,7 +1459,7 @@ def parse_tu(path: str, pre: str):
         if d.severity >= ci.Diagnostic.Error:
             f, line, col = presumed(d.location)
             raise error(Coord(f or path, line or 1, col or 1), d.spelling,
-                        f"libclang rejects this; {PYCPARSER_HINT}")
+                        f"reported by libclang; if gcc accepts this file, {PYCPARSER_HINT}")
     return tu, buf_name
 
 

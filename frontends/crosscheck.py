@@ -148,7 +148,7 @@ def dump_stmts(stmts: list[Stmt], path: str, out: list[str]) -> None:
 
 def _symbol_line(s: Symbol) -> str:
     return (f"{s.name}/{s.kind} {dump_type(s.type)} at {_coord(s.coord)} static={s.static} const={s.const} "
-            f"volatile={s.volatile} defined_here={s.defined_here} temp={s.temp}")
+            f"volatile={s.volatile} defined_here={s.defined_here} temp={s.temp} shape={getattr(s, 'shape', '')!r}")
 
 
 def _init_lines(init, path: str, out: list[str]) -> None:
@@ -235,8 +235,12 @@ def kernel_sources() -> dict[str, str]:
 
 
 def kernel_cases() -> list[Case]:
-    return [Case(f"kernel:{n}", f"/tmp/expand-crosscheck/{n}.c", t + "\n", [], ["f"])
-            for n, t in kernel_sources().items()]
+    """tests/test_kernels.py's KERNELS and the loop kernels of mathlib/loops."""
+    out = [Case(f"kernel:{n}", f"/tmp/expand-crosscheck/{n}.c", t + "\n", [], ["f"])
+           for n, t in kernel_sources().items()]
+    for f in sorted((ROOT / "mathlib" / "loops").glob("*.c")):
+        out.append(Case(f"loops:{f.stem}", str(f), f.read_text(), [], None))
+    return out
 
 
 def read_both(case: Case):
@@ -252,12 +256,53 @@ def read_both(case: Case):
     return res
 
 
+def read_per_function(case: Case) -> tuple[dict, dict]:
+    """Both frontends, each user function read on its own: name -> Function or the ExpandError it raised."""
+    from pycparserext.ext_c_parser import GnuCParser
+
+    from frontends import clang_frontend as CF
+    from frontends.pycparser_frontend import Reader, preprocess
+
+    pre = preprocess(case.path, case.text, case.include_dirs)
+    reader = Reader(case.path, case.text)
+    for node in GnuCParser().parse(pre, case.path).ext:
+        reader.toplevel(node)
+    ours: dict[str, Function | ExpandError] = {}
+    for name, fd in reader.func_nodes.items():
+        try:
+            ours[name] = reader.function(fd)
+        except ExpandError as exc:
+            ours[name] = exc
+    tu, buf_name = CF.parse_tu(case.path, pre)
+    creader = CF.ClangReader(case.path, case.text, tu, buf_name, pre.encode("utf-8"))
+    mod = creader.read(keep_going=True)
+    theirs: dict[str, Function | ExpandError] = {**mod.functions, **creader.failed}
+    return ours, theirs
+
+
+def compare_functions(case: Case) -> list[tuple[str, str]]:
+    """Per function of ``case``: the first difference of the two frontends' IR, or of their errors."""
+    ours, theirs = read_per_function(case)
+    out = []
+    for name in dict.fromkeys([*ours, *theirs]):
+        a, b = ours.get(name), theirs.get(name)
+        da = [f"error at {a.coord}: {a.message}"] if isinstance(a, ExpandError) else dump_function(a) if a else []
+        db = [f"error at {b.coord}: {b.message}"] if isinstance(b, ExpandError) else dump_function(b) if b else []
+        diff = first_differences({name: da}, {name: db})
+        if diff:
+            out.append(diff[0])
+    return out
+
+
 def compare_case(case: Case, isa_name: str | None = "sse4.1") -> list[str]:
     """Human-readable differences between the frontends on one case (empty: identical)."""
     a, b = read_both(case)
     if isinstance(a, ExpandError) or isinstance(b, ExpandError):
         if isinstance(a, ExpandError) and isinstance(b, ExpandError):
-            return []  # both refuse it (diagnostic parity is tested separately)
+            if a.coord is None or b.coord is None or (a.coord.file, a.coord.line) == (b.coord.file, b.coord.line):
+                return []  # both refuse it, at the same place
+            return [f"{case.name}: the frontends refuse it at different places:\n    pycparser: {a.render()}\n"
+                    f"    clang    : {b.render()}"]
         bad, who = (a, "pycparser") if isinstance(a, ExpandError) else (b, "clang")
         return [f"{case.name}: only the {who} frontend fails: {bad.render()}"]
     out = [f"{case.name}: {fn}: {d}" for fn, d in first_differences(dump_module(a), dump_module(b))]
@@ -295,7 +340,7 @@ struct st { char c; short s; int i; long l; float f; double d; unsigned char uc;
 static const float gtab[8] = {1, 2, 3, 4, 5, 6, 7, 8};
 """
 
-# name -> declaration (the parameters of every generated function)
+# name -> declaration (globals the generated functions read)
 TYPE_VARS = {
     "b": "_Bool b", "c": "char c", "sc": "signed char sc", "uc": "unsigned char uc", "s": "short s",
     "us": "unsigned short us", "i": "int i", "u": "unsigned u", "l": "long l", "ul": "unsigned long ul",
@@ -354,7 +399,7 @@ def type_expressions() -> list[str]:
     ex += ["up.f", "up.u", "up.i", "up.f * 2", "up.u >> 3", "up.i + up.u", "up.u & 0x7fffffff", "-up.u",
            "up.i < up.u", "up.f + up.i", "~up.i"]
     ex += ["*pf", "*pf + 1", "pf[2]", "pf[uc] * 2", "ps->c", "ps->c + ps->s", "ps->b", "ps->b + ps->b",
-           "ps->uc << 1", "ps->s * ps->us", "ps->l + ps->i", "ps->f * ps->d", "*pci", "*pci + u", "gtab[i]",
+           "ps->uc << 1", "ps->s * ps->uc", "ps->l + ps->i", "ps->f * ps->d", "*pci", "*pci + u", "gtab[i]",
            "gtab[u8] + 1", "&ps->f", "pf", "&i", "&gtab[1]", "!pf", "-ps->uc", "~ps->c", "ps->d > ps->f"]
     ex += ["mu + i", "mu2 + 1", "mu2 - mu", "ss * ss", "ss + s", "r + f", "r * 2", "u8 + u8", "u8 * u32",
            "sz - 1", "sz + i", "i64 * u32", "u64 >> i", "i32 + 1", "i32 + u32", "u32 + 1u", "u16 * u16",
@@ -369,13 +414,18 @@ def type_expressions() -> list[str]:
            "2147483647 + 1", "-2147483647 - 1", "0x7fffffff + 1", "1.0f + 1", "1.0f + 1.0", "'a' + 'b'",
            "'a' * 1u", "i / 2.0f", "u % 7u", "l % 3", "(unsigned char) c + (signed char) uc", "!(f < d)",
            "(f > 0) && (d < 0)", "i ? f : 0", "u ? 1u : -1", "(b ? uc : c) + 0"]
+    ex += ["u < -1", "us < -1", "uc == -1", "ul == -1", "l < 4294967295u", "i64 < 4294967295u", "u32 > -1L",
+           "b & 1", "b | b", "b ^ c", "f == 0.1", "(float) d == f", "d != f", "u8 == 255", "(uint8_t) 255 == -1",
+           "-u8", "-us", "-u", "~uc", "~u64", "s >> 15", "u64 << 63", "l >> 63u", "c * c * c", "uc - 256",
+           "1ull << 63", "0xffffffffu + 1", "0xffffffff + 1", "4294967295 + 1", "-1 >> 31", "sz * 2 - 1"]
     return ex
 
 
 def type_check_source(exprs: list[str]) -> str:
-    params = ", ".join(TYPE_VARS.values())
-    funcs = [f"int t_{n}({params}) {{ if ({e}) return 1; return 0; }}" for n, e in enumerate(exprs)]
-    return TYPE_PRELUDE + "\n".join(funcs) + "\n"
+    """One translation unit: the variables as globals, one ``int t_N(void) { if (EXPR) ... }`` each."""
+    decls = "".join(f"extern {d};\n" for d in TYPE_VARS.values())
+    funcs = [f"int t_{n}(void) {{ if ({e}) return 1; return 0; }}" for n, e in enumerate(exprs)]
+    return TYPE_PRELUDE + decls + "\n".join(funcs) + "\n"
 
 
 def _ours_key(t: T.CType) -> str:

@@ -96,6 +96,7 @@ def if_convert(fn: Function) -> Linear:
     out, _ = conv.region(cfg, None)
     ret = cfg.exit.term[1]
     lin = Linear(fn, out, ret, cfg, conv.block_of)
+    lin.regions = conv.regions
     decide_blends(lin)
     return lin
 
@@ -106,6 +107,7 @@ class _Converter:
         self.names = NameMaker(fn)
         self.uniform = uniform
         self.block_of: dict[Stmt, BasicBlock] = {}
+        self.regions: list[tuple[CFG, dict[BasicBlock, Symbol | None]]] = []  # for --dot
 
     def mask_sym(self, base: str, coord) -> Symbol:
         sym = Symbol(self.names.fresh(base), MASK, "local", coord)
@@ -175,6 +177,7 @@ class _Converter:
                 edge[(b, e)] = mf
             elif kind == "loop":
                 self.loop(b, m, out, edge, define)
+        self.regions.append((cfg, dict(mask)))
         return out, mask
 
     def loop(self, b: BasicBlock, m: Symbol | None, out: list[Stmt], edge: dict, define) -> None:
