@@ -47,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="parameters with one value for every lane (scalar in the vector signature)")
     p.add_argument("--linear", action="append", metavar="PARAM,...",
                    help="integer parameters that are consecutive across lanes (lane l gets value + l)")
+    p.add_argument("--frontend", choices=("auto", "pycparser", "clang"), default="auto",
+                   help="C reader: pycparser + pycparserext, or libclang; auto = pycparser, falling back to "
+                        "clang for what only clang reads (both build the same IR)")
     p.add_argument("--dot", metavar="FILE",
                    help="write each function's control-flow graph with its block masks, before and after "
                         "linearization, as Graphviz")
@@ -89,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from emit import get_isa
-    from frontends.pycparser_frontend import read_file
+    from frontends.clang_frontend import read_file_any
 
     from .driver import expand_module
 
@@ -117,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"expand: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    mod = read_file(path, text, args.include, args.define, args.undef)
+    mod = read_file_any(path, text, args.include, args.define, args.undef, frontend=args.frontend)
     dots: list[str] | None = [] if args.dot else None
     result = expand_module(mod, isa, functions=_split(args.functions) or None,
                            expandable=set(_split(args.expandable)), prefix=args.prefix,

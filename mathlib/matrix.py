@@ -24,6 +24,13 @@ from frontends.pycparser_frontend import read_file
 
 from .corpus import CorpusFunction, corpus
 
+LOOPS = Path(__file__).parent / "loops"
+
+
+def loop_kernels() -> list[CorpusFunction]:
+    """Our loop kernels (mathlib/loops), one function each, named like the file."""
+    return [CorpusFunction(p.stem, p, p.stem, [], [], ["m"]) for p in sorted(LOOPS.glob("*.c"))]
+
 
 def check(f: CorpusFunction, isa_name: str) -> tuple[bool, str]:
     """Expand ``f`` for ``isa_name`` and verify it; (ok, table cell)."""
@@ -36,7 +43,8 @@ def check(f: CorpusFunction, isa_name: str) -> tuple[bool, str]:
         return False, f"error: {exc.message}"
     (e,) = res.functions
     rep = verify(scalar_sources=[f.source], scalar_name=e.scalar_name, vector_c=res.text,
-                 vector_name=e.vector_name, params=[Param(p.name, p.type) for p in e.params], ret=e.ret,
+                 vector_name=e.vector_name, params=[Param(p.name, p.type, p.shape or "varying") for p in e.params],
+                 ret=e.ret,
                  isa=isa, include_dirs=f.include_dirs, link_files=f.link, libs=tuple(f.libs) or ("m",),
                  constants=e.constants, n_random=n_random)
     if rep.ok:
@@ -47,13 +55,13 @@ def check(f: CorpusFunction, isa_name: str) -> tuple[bool, str]:
 
 
 def table(isas: list[str], jobs: int = 2) -> tuple[str, bool]:
-    funcs = corpus()
+    funcs = corpus() + loop_kernels()
     cells: dict[tuple[str, str], tuple[bool, str]] = {}
     with ThreadPoolExecutor(jobs) as pool:
         futs = {(f.name, i): pool.submit(check, f, i) for f in funcs for i in isas}
         for key, fut in futs.items():
             cells[key] = fut.result()
-    head = "| function | " + " | ".join(isas) + " |"
+    head = "| function | " + " | ".join(f"{i} ({get_isa(i).lanes})" for i in isas) + " |"
     sep = "|---|" + "---|" * len(isas)
     rows = [head, sep]
     for f in funcs:
