@@ -25,6 +25,7 @@ from expand.ir import (
     Const,
     Expr,
     ExprStmt,
+    Guard,
     Index,
     MaskedLoop,
     Member,
@@ -32,7 +33,6 @@ from expand.ir import (
     Symbol,
     Unary,
     Var,
-    flatten,
     vars_read,
 )
 from expand.shape import Shapes
@@ -52,23 +52,37 @@ def declare(t: T.CType, name: str) -> str:
 
 def read_before_written(stmts: list[Stmt]) -> set[Symbol]:
     """Variables whose first mention in the linear program reads them (a blend's old value, a
-    loop-carried value) rather than writing every lane."""
+    loop-carried value) or that are written only under a BOSCC guard, rather than written in every
+    lane first."""
     seen: set[Symbol] = set()
     early: set[Symbol] = set()
-    for s in flatten(stmts):
-        reads: set[Symbol] = set()
-        if isinstance(s, Assign):
-            reads = vars_read(s.value) | (vars_read(s.target) if not isinstance(s.target, Var) else set())
-            if isinstance(s.target, Var) and s.blend:
-                reads.add(s.target.sym)
-        elif isinstance(s, ExprStmt):
-            reads = vars_read(s.expr)
-        elif isinstance(s, BreakIf):
-            reads = vars_read(s.cond)
-        early |= reads - seen
-        seen |= reads
-        if isinstance(s, Assign) and isinstance(s.target, Var):
-            seen.add(s.target.sym)
+
+    def visit(stmts: list[Stmt], guarded: bool) -> None:
+        for s in stmts:
+            if isinstance(s, Guard):
+                before = set(seen)
+                visit(s.body, True)
+                written = seen - before
+                early.update(written)
+                continue
+            if isinstance(s, MaskedLoop):
+                visit(s.body, guarded)
+                continue
+            reads: set[Symbol] = set()
+            if isinstance(s, Assign):
+                reads = vars_read(s.value) | (vars_read(s.target) if not isinstance(s.target, Var) else set())
+                if isinstance(s.target, Var) and s.blend:
+                    reads.add(s.target.sym)
+            elif isinstance(s, ExprStmt):
+                reads = vars_read(s.expr)
+            elif isinstance(s, BreakIf):
+                reads = vars_read(s.cond)
+            early.update(reads - seen)
+            seen.update(reads)
+            if isinstance(s, Assign) and isinstance(s.target, Var):
+                seen.add(s.target.sym)
+
+    visit(stmts, False)
     return early
 
 
@@ -292,6 +306,17 @@ class FunctionPrinter:
             self.indent += "    "
             self.block(s.body)
             self.indent = ind
+            self.lines.append(f"{ind}}}")
+            return
+        if isinstance(s, Guard):
+            self.lines.append(f"{ind}if ({isa.mask_any(s.mask.name)}) {{")
+            self.indent += "    "
+            self.block(s.body)
+            self.indent = ind
+            if s.resets:
+                self.lines.append(f"{ind}}} else {{")
+                for r in sorted(s.resets, key=lambda x: x.name):
+                    self.lines.append(f"{ind}    {r.name} = {isa.mask_const(False)};")
             self.lines.append(f"{ind}}}")
             return
         if isinstance(s, BreakIf):

@@ -47,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="parameters with one value for every lane (scalar in the vector signature)")
     p.add_argument("--linear", action="append", metavar="PARAM,...",
                    help="integer parameters that are consecutive across lanes (lane l gets value + l)")
+    p.add_argument("--boscc", choices=("off", "all", "auto"), default="auto",
+                   help="skip regions whose mask is all false: off, all (every region), auto (cost model; "
+                        "default)")
     p.add_argument("--frontend", choices=("auto", "pycparser", "clang"), default="auto",
                    help="C reader: pycparser + pycparserext, or libclang; auto = pycparser, falling back to "
                         "clang for what only clang reads (both build the same IR)")
@@ -126,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
                            expandable=set(_split(args.expandable)), prefix=args.prefix,
                            shapes={**{n: "uniform" for n in _split(args.uniform)},
                                    **{n: "linear" for n in _split(args.linear)}},
-                           dot=dots,
+                           dot=dots, boscc=args.boscc,
                            command="expand " + " ".join(sys.argv[1:]) if sys.argv[1:] else "")
     if args.dot:
         Path(args.dot).write_text("".join(dots))

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from emit.isa import lane_kind
 from emit.printer import FunctionPrinter
+from predication.boscc import insert_guards
 from predication.dot import to_dot
 from predication.ifconvert import if_convert
 from predication.single_exit import single_exit
@@ -72,7 +73,7 @@ def comparison_constants(fn: Function) -> list[int | float]:
 
 def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expandable: set[str] = frozenset(),
                   prefix: str = "_Exp_", command: str = "", shapes: dict[str, str] | None = None,
-                  dot: list[str] | None = None) -> Result:
+                  dot: list[str] | None = None, boscc: str = "auto") -> Result:
     """Expand ``functions`` (default: every external one); ``shapes`` maps parameter names to
     "uniform" or "linear" (as ``--uniform``/``--linear``; ``#pragma omp declare simd`` also does)."""
     roots = select_functions(mod, functions)
@@ -103,6 +104,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         if dot is not None:
             dot.append(to_dot(lin))
         shapes = analyze(fn.params, lin.stmts)
+        insert_guards(lin, boscc, getattr(isa, "boscc_cost", 4))
         printer = FunctionPrinter(isa, lin, shapes, prefix, set(expandable))
         vname = f"{prefix}{name}"
         bodies.append(printer.function(vname, used))

@@ -32,13 +32,13 @@ def loop_kernels() -> list[CorpusFunction]:
     return [CorpusFunction(p.stem, p, p.stem, [], [], ["m"]) for p in sorted(LOOPS.glob("*.c"))]
 
 
-def check(f: CorpusFunction, isa_name: str) -> tuple[bool, str]:
+def check(f: CorpusFunction, isa_name: str, boscc: str = "auto") -> tuple[bool, str]:
     """Expand ``f`` for ``isa_name`` and verify it; (ok, table cell)."""
     isa = get_isa(isa_name)
     n_random = 20_000 if isa.run_prefix else 100_000
     try:
         mod = read_file(str(f.source), f.source.read_text(), [str(d) for d in f.include_dirs])
-        res = expand_module(mod, isa, functions=[f.func])
+        res = expand_module(mod, isa, functions=[f.func], boscc=boscc)
     except ExpandError as exc:
         return False, f"error: {exc.message}"
     (e,) = res.functions
@@ -54,11 +54,11 @@ def check(f: CorpusFunction, isa_name: str) -> tuple[bool, str]:
     return False, "build failed"
 
 
-def table(isas: list[str], jobs: int = 2) -> tuple[str, bool]:
+def table(isas: list[str], jobs: int = 2, boscc: str = "auto") -> tuple[str, bool]:
     funcs = corpus() + loop_kernels()
     cells: dict[tuple[str, str], tuple[bool, str]] = {}
     with ThreadPoolExecutor(jobs) as pool:
-        futs = {(f.name, i): pool.submit(check, f, i) for f in funcs for i in isas}
+        futs = {(f.name, i): pool.submit(check, f, i, boscc) for f in funcs for i in isas}
         for key, fut in futs.items():
             cells[key] = fut.result()
     head = "| function | " + " | ".join(f"{i} ({get_isa(i).lanes})" for i in isas) + " |"
@@ -75,9 +75,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--isa", action="append", help="ISAs to check (default: all)")
     ap.add_argument("--readme", type=Path, help="update the table between <!-- matrix --> markers")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--boscc", choices=("off", "all", "auto"), default="auto")
     args = ap.parse_args(argv)
     isas = args.isa or list(ISAS)
-    text, ok = table(isas, args.jobs)
+    text, ok = table(isas, args.jobs, args.boscc)
     print(text)
     if args.readme:
         readme = args.readme.read_text()

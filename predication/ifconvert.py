@@ -97,6 +97,7 @@ def if_convert(fn: Function) -> Linear:
     ret = cfg.exit.term[1]
     lin = Linear(fn, out, ret, cfg, conv.block_of)
     lin.regions = conv.regions
+    lin.block_mask = {b: m for _, masks in conv.regions for b, m in masks.items()}
     decide_blends(lin)
     return lin
 

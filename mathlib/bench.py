@@ -1,0 +1,1159 @@
+"""Speed of expanded functions against scalar glibc, GCC's declare-simd clones, libmvec, SLEEF and
+the single rounding instruction (EXPAND Section 5 / Fig. 6, on x86).
+
+    python -m mathlib.bench [--quick] [--isa sse4.1 --isa avx2 ...] [--functions floorf,logf]
+                            [--out mathlib/results] [--rounds R] [--min-ms MS] [--keep-build DIR]
+
+For every corpus function (``mathlib.corpus``) and every loop kernel of ``mathlib/loops`` with only
+value parameters, and every x86 ISA the host runs, one C program holds every variant:
+
+* ``scalar``: the glibc source, ``-O2 -fno-tree-vectorize -ffp-contract=off`` (+ the ISA's -m flags,
+  so every object of one program targets the same ISA), called once per element from a loop;
+* ``vector``: our expanded output (``-O2 -ffp-contract=off`` + ``isa.cflags``, its own translation
+  unit, so it is called, not inlined), called once per gang (``isa.loadu``/``isa.storeu``); with
+  ``expand_module(boscc=...)`` available, ``vector`` is ``boscc="off"`` and ``BOSCC`` is
+  ``boscc="auto"``;
+* ``gcc``/``gcc_ntm``: GCC's ``#pragma omp declare simd notinbranch`` clones of the same source
+  (``-O3 -fopenmp-simd`` + ``isa.cflags``, and the same plus ``-fno-trapping-math``), called from a
+  ``#pragma omp simd`` loop in another translation unit; objdump says which ``_ZGV`` clones the loop
+  really calls;
+* ``libmvec`` (logf, powf) and ``SLEEF`` (rounding, fabsf, copysignf, scalbnf as ldexpf, logf, powf);
+* ``instr``: the rounding instruction (``roundps``/``vrndscaleps``; roundf as the exact
+  trunc + half-away fix-up, fabsf/copysignf as the bit operations), inlined in the loop.
+
+Each program runs the same inputs (L1-resident, ``N`` elements) for every variant, first from the
+function's common range, then a *rare* set where half of the elements come from pools of special
+values (NaN, inf, zero, subnormals, huge, negative, ...) that take the rare branches. Per input set:
+each variant is calibrated to run >= ``min_ms`` per round, then ``rounds`` rounds run every variant
+once (interleaved, the order rotating per round), and the median ns/element is kept; speedups are
+over the scalar median of the same run. Outputs (bench.md, bench.json, bench.png, bench_rare.png)
+go to ``--out``. A benchmark, not a test: it asserts nothing about speed. Every variant's outputs
+are also compared with the scalar ones (bit for bit, any NaN matching any NaN): the counts are in
+the JSON and the notes of the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import math
+import os
+import platform
+import random
+import re
+import shutil
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from emit import get_isa
+from emit.isa import lane_kind, scalar_ctype
+from expand import types as T
+from expand.driver import expand_module
+from frontends.pycparser_frontend import read_file
+
+from .corpus import CorpusFunction, corpus
+from .matrix import loop_kernels
+
+RESULTS_DIR = Path(__file__).resolve().parent / "results"
+X86_ISAS = ("sse4.1", "avx2", "avx512")
+N_DEFAULT = 2048  # elements per array: 2 inputs + 1 output of floats = 24 KiB, inside a 32 KiB L1D
+
+SERIES = ["scalar", "vector", "BOSCC", "BOSCC_all", "gcc", "gcc_ntm", "libmvec", "sleef", "instr"]
+LABELS = {
+    "scalar": "scalar glibc",
+    "vector": "vector",
+    "BOSCC": "BOSCC",
+    "BOSCC_all": "BOSCC all regions",
+    "gcc": "GCC clones",
+    "gcc_ntm": "GCC clones -fno-trapping-math",
+    "libmvec": "libmvec",
+    "sleef": "SLEEF",
+    "instr": "instruction",
+}
+SETS = ("common", "rare")
+
+SCALAR_FLAGS = ["-O2", "-fno-tree-vectorize", "-ffp-contract=off"]
+VECTOR_FLAGS = ["-O2", "-ffp-contract=off"]
+GCC_FLAGS = ["-O3", "-fopenmp-simd"]
+MAIN_FLAGS = ["-O2", "-fno-tree-vectorize", "-ffp-contract=off"]
+#: Added to every compile: each function and loop starts a 64-byte line, so that where the linker
+#: happens to put a variant (the same instructions 20% apart here otherwise) matters less.
+ALIGN_FLAGS = ["-falign-functions=64", "-falign-loops=64"]
+
+QUICK_FUNCTIONS = ["floorf", "logf"]
+
+
+# ------------------------------------------------------------------------------------------------
+# Inputs
+
+
+def f2b(x: float) -> int:
+    """Bits of ``x`` rounded to float32."""
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+NAN, NEG_NAN, SNAN = 0x7FC00000, 0xFFC00000, 0x7FA00000
+PINF, NINF = 0x7F800000, 0xFF800000
+SUBNORMALS = [0x00000001, 0x00400000, 0x007FFFFF, 0x80000001, 0x80400000]
+FLT_MAX_BITS, FLT_MIN_BITS = 0x7F7FFFFF, 0x00800000
+#: Specials for any float argument: NaNs, infinities, zeros, subnormals, extremes.
+FLOAT_SPECIALS = [NAN, NEG_NAN, SNAN, PINF, NINF, f2b(0.0), f2b(-0.0), *SUBNORMALS,
+                  FLT_MAX_BITS, FLT_MAX_BITS | 0x80000000, FLT_MIN_BITS]
+#: ... plus what rounding functions treat apart: |x| < 1, |x| >= 2^23.
+ROUNDING_SPECIALS = FLOAT_SPECIALS + [f2b(v) for v in (0.25, -0.25, 0.5, -0.5, 0.75, -0.75, 8388608.0,
+                                                       -8388609.0, 1e10, -1e10, 3e38)]
+
+
+@dataclass
+class Gen:
+    """Values of one argument: ``kind`` is uniform (float in [lo, hi]), normal (float bits with the
+    biased exponent in [lo, hi], random sign and mantissa), int (integer in [lo, hi]); ``pool`` the
+    bit patterns (floats) or values (ints) of the rare set."""
+
+    kind: str
+    lo: float = 0.0
+    hi: float = 0.0
+    pool: list[int] = field(default_factory=list)
+    positive: bool = False  # normal: sign bit clear
+
+    def common(self, rng: random.Random, k: str) -> int:
+        if self.kind == "uniform":
+            while True:
+                v = f2b(rng.uniform(self.lo, self.hi))
+                if not (self.positive and (v == 0 or v >> 31)):
+                    return v
+        if self.kind == "normal":
+            e = rng.randint(int(self.lo), int(self.hi))
+            s = 0 if self.positive else rng.getrandbits(1)
+            return s << 31 | e << 23 | rng.getrandbits(23)
+        if self.kind == "int":
+            return rng.randint(int(self.lo), int(self.hi)) & mask_of(k)
+        raise ValueError(self.kind)
+
+
+def mask_of(k: str) -> int:
+    return (1 << int(k[1:])) - 1
+
+
+@dataclass
+class Spec:
+    """Per argument generators (by position); ``pointer_init`` for the memory behind pointer
+    parameters; ``note`` says in words what the common range and the rare set are."""
+
+    args: list[Gen]
+    note: str
+    rare_fraction: float = 0.5
+
+
+def _u(lo: float, hi: float, pool: list[int] | None = None, positive: bool = False) -> Gen:
+    return Gen("uniform", lo, hi, list(FLOAT_SPECIALS if pool is None else pool), positive)
+
+
+NORMAL = Gen("normal", 1, 254, list(FLOAT_SPECIALS))
+ROUND = _u(-1000, 1000, ROUNDING_SPECIALS)
+
+SPECS: dict[str, Spec] = {
+    "isinff": Spec([NORMAL], "normal floats | specials"),
+    "finitef": Spec([NORMAL], "normal floats | specials"),
+    "fabsf": Spec([NORMAL], "normal floats | specials"),
+    "isnanf": Spec([NORMAL], "normal floats | specials"),
+    "copysignf": Spec([NORMAL, NORMAL], "normal floats | specials"),
+    "truncf": Spec([ROUND], "[-1000, 1000] | specials, |x|<1, |x|>=2^23"),
+    "ceilf": Spec([ROUND], "[-1000, 1000] | specials, |x|<1, |x|>=2^23"),
+    "floorf": Spec([ROUND], "[-1000, 1000] | specials, |x|<1, |x|>=2^23"),
+    "roundf": Spec([ROUND], "[-1000, 1000] | specials, |x|<1, |x|>=2^23"),
+    "scalbnf": Spec([Gen("normal", 30, 224, FLOAT_SPECIALS + [f2b(1e38), f2b(1e-37)]),
+                     Gen("int", -20, 20, [0, 200, -200, 60000, -60000, 1, -1])],
+                    "x normal (exponent -97..97), n in [-20, 20] | specials, overflow, underflow"),
+    "logf": Spec([_u(0, 1000, FLOAT_SPECIALS + [f2b(v) for v in (1.0, -1.0, -5.0, 0.99999994, 1.0000001)],
+                     positive=True)], "(0, 1000] | specials, negative, 1"),
+    "powf": Spec([_u(0, 10, FLOAT_SPECIALS + [f2b(v) for v in (-2.0, -0.5, -1.0, 1.0, 1e30, -3.0)], positive=True),
+                  _u(-10, 10, FLOAT_SPECIALS + [f2b(v) for v in (0.0, 1.0, 2.0, 3.0, -1.0, 0.5, 1e10, -1e10, 200.0)])],
+                 "x in (0, 10], y in [-10, 10] | negative x, integer y, specials, overflow"),
+    "mot": Spec([_u(-1000, 1000), Gen("uniform", 0, 0)], "x in [-1000, 1000] | specials"),
+    "chroma": Spec([Gen("int", 0, 255, [0]), Gen("int", 0, 255, [0]), Gen("int", 0, 255, [255]),
+                    Gen("int", 0, 255), Gen("int", 0, 255), Gen("int", 0, 255)],
+                   "random pixels | half of them the key colour (0, 0, 255)"),
+    "fmodf_bits": Spec([_u(1, 1000, FLOAT_SPECIALS + [f2b(v) for v in (1e30, -5.0, 3.0)]),
+                        _u(1, 10, FLOAT_SPECIALS + [f2b(v) for v in (1e-30, 7.0, 3.0)])],
+                       "x in [1, 1000], y in [1, 10] | specials, huge exponent gaps"),
+    "gcd": Spec([Gen("int", 1, 1_000_000, [0, 1, 1346269, 0xFFFFFFFF, 832040]),
+                 Gen("int", 1, 1_000_000, [0, 1, 832040, 2178309, 7])],
+                "a, b in [1, 10^6] | zero, one, Fibonacci pairs"),
+    "mandelbrot": Spec([_u(-2, 0.5, [NAN, PINF, f2b(0.0), f2b(-1.0), f2b(0.25), f2b(-0.1)]),
+                        _u(-1.25, 1.25, [NAN, f2b(0.0), f2b(0.1), f2b(-0.1)])],
+                       "cr in [-2, 0.5], ci in [-1.25, 1.25] | points inside the set (1000 iterations), NaN"),
+    "nested": Spec([Gen("int", 0, 65535, [0, -1, 0x7FFFFFFF, -0x80000000, 0xFFFF])],
+                   "n in [0, 65535] | 0, -1, INT_MAX, INT_MIN"),
+    "newton_sqrt": Spec([_u(0, 1000, FLOAT_SPECIALS + [f2b(v) for v in (1e31, -1.0, 1e-30)], positive=True)],
+                        "(0, 1000] | specials, negative, > 1e30"),
+    "two_exits": Spec([Gen("int", -1000, 1000, [0, 1000000, -1000000, 14]),
+                       Gen("int", -100, 100, [0, 42, 100001, -100001])],
+                      "start in [-1000, 1000], step in [-100, 100] | early returns and breaks"),
+}
+
+
+def default_spec(params: list[T.CType]) -> Spec:
+    """Inputs for a function without an entry in SPECS: floats in [-1000, 1000], ints in [-1000, 1000]."""
+    gens = []
+    for t in params:
+        t = t.target if isinstance(t, T.Pointer) else t
+        lo = -1000 if getattr(t, "signed", True) else 0
+        gens.append(ROUND if isinstance(t, T.Float) else Gen("int", lo, 1000))
+    return Spec(gens, "default ranges")
+
+
+def make_inputs(spec: Spec, kinds: list[str], n: int, seed: int) -> dict[str, list[list[int]]]:
+    """Bit patterns per set and argument; the rare set takes ``rare_fraction`` of its elements
+    (all arguments of that element together) from the pools."""
+    out: dict[str, list[list[int]]] = {}
+    for set_name in SETS:
+        rng = random.Random(f"{seed}-{set_name}")
+        cols: list[list[int]] = [[] for _ in kinds]
+        for _ in range(n):
+            rare = set_name == "rare" and rng.random() < spec.rare_fraction
+            for j, (g, k) in enumerate(zip(spec.args, kinds)):
+                if rare and g.pool:
+                    v = rng.choice(g.pool) & mask_of(k)
+                else:
+                    v = g.common(rng, k)
+                cols[j].append(v)
+        out[set_name] = cols
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# Host
+
+
+def cpu_flags() -> set[str]:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("flags"):
+                return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                name = line.split(":", 1)[1].strip()
+                fam = mod = ""
+                for ln in Path("/proc/cpuinfo").read_text().splitlines():
+                    if ln.startswith("cpu family") and not fam:
+                        fam = ln.split(":", 1)[1].strip()
+                    elif re.match(r"model\s*:", ln) and not mod:
+                        mod = ln.split(":", 1)[1].strip()
+                return f"{name} (family {fam}, model {mod})" if fam else name
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def gcc_version() -> str:
+    try:
+        return subprocess.run(["gcc", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+    except (OSError, IndexError):
+        return "gcc ?"
+
+
+def host_isas() -> list[str]:
+    """The x86 ISAs of X86_ISAS this host runs."""
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return []
+    f = cpu_flags()
+    need = {"sse4.1": {"sse4_1"}, "avx2": {"avx2"}, "avx512": {"avx512f", "avx512bw", "avx512dq", "avx512vl"}}
+    return [i for i in X86_ISAS if need[i] <= f]
+
+
+def have_lib(name: str) -> bool:
+    p = subprocess.run(["gcc", f"-print-file-name=lib{name}.so"], capture_output=True, text=True).stdout.strip()
+    return os.path.isabs(p) and os.path.exists(p)
+
+
+def ensure_sleef(install: bool) -> bool:
+    """True when libsleef links; as root with apt-get, installs Debian's libsleef-dev if asked."""
+    if have_lib("sleef"):
+        return True
+    if install and hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        cmd = ["apt-get", "install", "-y", "libsleef-dev"]
+        if subprocess.run(cmd, env=env, capture_output=True).returncode != 0:
+            subprocess.run(["apt-get", "update"], env=env, capture_output=True)
+            subprocess.run(cmd, env=env, capture_output=True)
+    return have_lib("sleef")
+
+
+def has_boscc() -> bool:
+    return "boscc" in inspect.signature(expand_module).parameters
+
+
+# ------------------------------------------------------------------------------------------------
+# Peers: libmvec, SLEEF, the instruction
+
+VT = {"sse4.1": "__m128", "avx2": "__m256", "avx512": "__m512"}
+VTI = {"sse4.1": "__m128i", "avx2": "__m256i", "avx512": "__m512i"}
+LANES = {"sse4.1": 4, "avx2": 8, "avx512": 16}
+LIBMVEC = {  # function -> (libmvec name pattern, arity)
+    "logf": ("_ZGV{c}N{l}v_logf", 1),
+    "powf": ("_ZGV{c}N{l}vv_powf", 2),
+}
+MVEC_ISA = {"sse4.1": "b", "avx2": "d", "avx512": "e"}
+SLEEF_SUFFIX = {"sse4.1": ("4", "sse4"), "avx2": ("8", "avx2"), "avx512": ("16", "avx512f")}
+SLEEF = {  # function -> (sleef base, ulp tag, argument kinds)
+    "floorf": ("floorf", "", ["f32"]),
+    "ceilf": ("ceilf", "", ["f32"]),
+    "truncf": ("truncf", "", ["f32"]),
+    "roundf": ("roundf", "", ["f32"]),
+    "fabsf": ("fabsf", "", ["f32"]),
+    "copysignf": ("copysignf", "", ["f32", "f32"]),
+    "scalbnf": ("ldexpf", "", ["f32", "i32"]),  # not declared in sleef.h 3.5, exported: (vfloat, vint2)
+    "logf": ("logf", "_u10", ["f32"]),
+    "powf": ("powf", "_u10", ["f32", "f32"]),
+}
+ROUND_MODE = {"floorf": "_MM_FROUND_TO_NEG_INF", "ceilf": "_MM_FROUND_TO_POS_INF", "truncf": "_MM_FROUND_TO_ZERO"}
+INSTR_FUNCS = ("floorf", "ceilf", "truncf", "roundf", "fabsf", "copysignf")
+
+
+def libmvec_name(fn: str, isa: str) -> str:
+    pat, _ = LIBMVEC[fn]
+    return pat.format(c=MVEC_ISA[isa], l=LANES[isa])
+
+
+def sleef_name(fn: str, isa: str) -> str:
+    base, ulp, _ = SLEEF[fn]
+    n, suf = SLEEF_SUFFIX[isa]
+    return f"Sleef_{base}{n}{ulp}{suf}" if ulp else f"Sleef_{base}{n}_{suf}"
+
+
+def instr_helper(fn: str, isa: str) -> str:
+    """C text of ``static inline VT instr_<fn>(VT x[, VT y])``: the instruction(s) doing ``fn``."""
+    vt = VT[isa]
+    p = {"sse4.1": "_mm", "avx2": "_mm256", "avx512": "_mm512"}[isa]
+    rnd = (lambda x, m: f"_mm512_roundscale_ps({x}, {m} | _MM_FROUND_NO_EXC)") if isa == "avx512" else \
+          (lambda x, m: f"{p}_round_ps({x}, {m} | _MM_FROUND_NO_EXC)")
+    sign = f"{p}_set1_ps(-0.0f)"
+    if fn in ROUND_MODE:
+        body = f"return {rnd('x', ROUND_MODE[fn])};"
+        return f"static inline {vt} instr_{fn}({vt} x) {{ {body} }}\n"
+    if fn == "fabsf":
+        return f"static inline {vt} instr_fabsf({vt} x) {{ return {p}_andnot_ps({sign}, x); }}\n"
+    if fn == "copysignf":
+        return (f"static inline {vt} instr_copysignf({vt} x, {vt} y) {{ const {vt} s = {sign};"
+                f" return {p}_or_ps({p}_andnot_ps(s, x), {p}_and_ps(s, y)); }}\n")
+    if fn == "roundf":  # round half away from zero, exactly: t = trunc(x); t + copysign(|x - t| >= 0.5, x)
+        if isa == "avx512":
+            half = "_mm512_cmp_ps_mask(d, _mm512_set1_ps(0.5f), _CMP_GE_OQ)"
+            one = f"_mm512_maskz_mov_ps({half}, _mm512_set1_ps(1.0f))"
+        else:
+            cmp = "_mm_cmpge_ps(d, _mm_set1_ps(0.5f))" if isa == "sse4.1" else \
+                "_mm256_cmp_ps(d, _mm256_set1_ps(0.5f), _CMP_GE_OQ)"
+            one = f"{p}_and_ps({cmp}, {p}_set1_ps(1.0f))"
+        return (f"static inline {vt} instr_roundf({vt} x) {{\n"
+                f"    const {vt} s = {sign};\n"
+                f"    {vt} t = {rnd('x', '_MM_FROUND_TO_ZERO')};\n"
+                f"    {vt} d = {p}_andnot_ps(s, {p}_sub_ps(x, t));\n"
+                f"    return {p}_add_ps(t, {p}_or_ps({one}, {p}_and_ps(x, s)));\n}}\n")
+    raise KeyError(fn)
+
+
+# ------------------------------------------------------------------------------------------------
+# One program per (function, ISA)
+
+
+@dataclass
+class Arg:
+    name: str
+    kind: str  # lane kind of the value (or of the pointee)
+    pointer: bool
+
+
+@dataclass
+class Program:
+    """What was built for one (function, ISA): the executable, its variants and notes."""
+
+    function: str
+    isa: str
+    exe: Path | None
+    variants: list[str]
+    notes: list[str] = field(default_factory=list)
+    clone_calls: dict[str, list[str]] = field(default_factory=dict)
+    error: str | None = None
+    input_note: str = ""
+
+
+class BuildError(Exception):
+    pass
+
+
+def run(cmd: list[str], cwd: Path) -> str:
+    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise BuildError(f"$ {' '.join(cmd)}\n{(p.stdout + p.stderr)[-4000:]}")
+    return p.stdout
+
+
+def expand_text(f: CorpusFunction, isa_name: str, prefix: str, boscc: str | None):
+    isa = get_isa(isa_name)
+    mod = read_file(str(f.source), f.source.read_text(), [str(d) for d in f.include_dirs])
+    kw = {"boscc": boscc} if boscc is not None else {}
+    res = expand_module(mod, isa, functions=[f.func], prefix=prefix, **kw)
+    (e,) = res.functions
+    return res.text, e
+
+
+def prototype(text: str, vname: str) -> str:
+    m = re.search(rf"^([^\n;{{}}#]*\b{re.escape(vname)}\s*\([^)]*\))\s*\{{", text, re.M)
+    if not m:
+        raise BuildError(f"no definition of {vname} in the expanded text")
+    return " ".join(m.group(1).split())
+
+
+def c_array(name: str, k: str, vals: list[int]) -> str:
+    ct = "uint8_t" if int(k[1:]) == 8 else "uint32_t"
+    w = 2 if ct == "uint8_t" else 8
+    rows = []
+    for i in range(0, len(vals), 8):
+        rows.append("    " + ", ".join(f"0x{v:0{w}x}" for v in vals[i:i + 8]) + ",")
+    return f"static const {ct} {name}[BENCH_N] = {{\n" + "\n".join(rows) + "\n};\n"
+
+
+def build_program(f: CorpusFunction, isa_name: str, wd: Path, *, n: int, boscc: bool, sleef: bool,
+                  seed: int = 1, jobs: int = 2) -> Program:
+    """Generate, expand and compile the benchmark program of ``f`` for ``isa_name`` in ``wd``."""
+    wd.mkdir(parents=True, exist_ok=True)
+    prog = Program(f.name, isa_name, None, [])
+    try:
+        _build(f, isa_name, wd, prog, n=n, boscc=boscc, sleef=sleef, seed=seed, jobs=jobs)
+    except BuildError as exc:
+        prog.error = str(exc)
+        prog.exe = None
+    except Exception as exc:  # an expand diagnostic, or anything else: report it, keep going
+        prog.error = f"{type(exc).__name__}: {getattr(exc, 'message', None) or exc}"
+        prog.exe = None
+    return prog
+
+
+def _build(f: CorpusFunction, isa_name: str, wd: Path, prog: Program, *, n: int, boscc: bool, sleef: bool,
+           seed: int, jobs: int) -> None:
+    isa = get_isa(isa_name)
+    lanes = isa.lanes
+    cflags = list(isa.cflags)
+    incs = [f"-I{d}" for d in f.include_dirs] + [f"-I{f.source.resolve().parent}"]
+    modes = [("vector", "_Exp_", "off" if boscc else None)] + (
+        [("BOSCC", "_ExpB_", "auto"), ("BOSCC_all", "_ExpA_", "all")] if boscc else [])
+    texts: dict[str, tuple[str, object]] = {}
+    for series, prefix, mode in modes:
+        texts[series] = expand_text(f, isa_name, prefix, mode)
+    e = texts["vector"][1]
+    args = [Arg(p.name, lane_kind(p.type.target if isinstance(p.type, T.Pointer) else p.type),
+                isinstance(p.type, T.Pointer)) for p in e.params]
+    if any(p.shape not in (None, "", "varying") for p in e.params):
+        raise BuildError("uniform/linear parameters are not benchmarked")
+    ret_kind = None if isinstance(e.ret, T.Void) else lane_kind(e.ret)
+    scalar = e.scalar_name
+    spec = SPECS.get(f.name) or default_spec([p.type for p in e.params])
+    prog.input_note = spec.note
+    if len(spec.args) != len(args):
+        raise BuildError(f"input spec of {f.name} has {len(spec.args)} arguments, the function {len(args)}")
+    inputs = make_inputs(spec, [a.kind for a in args], n, seed)
+
+    objs: list[str] = []
+
+    steps: list = []  # independent compile steps, run concurrently once every source is written
+
+    def cc(src: str, obj: str, flags: list[str]) -> str:
+        steps.append(lambda: run(["gcc", *flags, *ALIGN_FLAGS, *cflags, *incs, "-c", src, "-o", obj], wd))
+        objs.append(obj)
+        return obj
+
+    # scalar original and the files it links with
+    cc(str(f.source.resolve()), "scalar.o", SCALAR_FLAGS)
+    for j, lf in enumerate(f.link):
+        cc(str(Path(lf).resolve()), f"link{j}_{Path(lf).stem}.o", SCALAR_FLAGS)
+    # expanded
+    protos: dict[str, str] = {}
+    for series, prefix, _ in modes:
+        text, ee = texts[series]
+        (wd / f"{series}.c").write_text(text)
+        cc(f"{series}.c", f"{series}.o", VECTOR_FLAGS)
+        protos[series] = prototype(text, ee.vector_name)
+    variants = ["scalar"] + [s for s, _, _ in modes]
+
+    # GCC declare-simd clones: definition (wrapper including the source) and caller, two flag sets
+    ptr_names = [a.name for a in args if a.pointer]
+    clause = "notinbranch" + (f" linear({', '.join(ptr_names)})" if ptr_names else "")
+    const = "" if ptr_names else " __attribute__((const))"
+    rspell = "void" if ret_kind is None else scalar_ctype(ret_kind)
+    decl_params = ", ".join(f"{scalar_ctype(a.kind)} {'*' if a.pointer else ''}{a.name}" for a in args)
+    call_args = ", ".join(f"&bench_p{j}[i]" if a.pointer else f"bench_in{j}[i]" for j, a in enumerate(args))
+    externs = "".join(f"extern {scalar_ctype(a.kind)} bench_{'p' if a.pointer else 'in'}{j}[];\n"
+                      for j, a in enumerate(args))
+    if ret_kind is not None:
+        externs += f"extern {scalar_ctype(ret_kind)} bench_out[];\n"
+    for series, extra in (("gcc", []), ("gcc_ntm", ["-fno-trapping-math"])):
+        alias = f"{scalar}_{series}"
+        (wd / f"{series}_def.c").write_text(
+            f"/* GCC declare-simd clones of {scalar} ({f.source.name}); objcopy renames them {alias} */\n"
+            f"#include <stdint.h>\n#pragma omp declare simd {clause}\n"
+            f"extern {rspell} {scalar}({decl_params}){const};\n"
+            f'#include "{f.source.resolve()}"\n')
+        # Renamed after compiling (glibc sources #undef their own name): every global symbol S the
+        # definition file defines (the function and its _ZGV clones) becomes S_<series>.
+        def clone_def(series=series, extra=extra) -> None:
+            run(["gcc", *GCC_FLAGS, *extra, *ALIGN_FLAGS, *cflags, *incs, "-c", f"{series}_def.c", "-o",
+                 f"{series}_def0.o"], wd)
+            syms = run(["nm", "--defined-only", "-g", "-P", f"{series}_def0.o"], wd).split("\n")
+            renames = [f"--redefine-sym={s}={s}_{series}" for s in (ln.split()[0] for ln in syms if ln.strip())]
+            run(["objcopy", *renames, f"{series}_def0.o", f"{series}_def.o"], wd)
+
+        steps.append(clone_def)
+        objs.append(f"{series}_def.o")
+        store = f"bench_out[i] = {alias}({call_args});" if ret_kind else f"{alias}({call_args});"
+        (wd / f"{series}_call.c").write_text(
+            f"#include <stdint.h>\n#pragma omp declare simd {clause}\n"
+            f"extern {rspell} {alias}({decl_params}){const};\n{externs}"
+            f"void bench_{series}(int n)\n{{\n#pragma omp simd\n    for (int i = 0; i < n; i++)\n"
+            f"        {store}\n}}\n")
+        def clone_call(series=series, extra=extra, alias=alias) -> None:
+            run(["gcc", *GCC_FLAGS, *extra, *ALIGN_FLAGS, *cflags, *incs, "-c", f"{series}_call.c", "-o",
+                 f"{series}_call.o"], wd)
+            dis = run(["objdump", "-dr", f"{series}_call.o"], wd)
+            called = sorted(set(re.findall(rf"\b(_ZGV\w+?_{re.escape(alias)})\b", dis)))
+            prog.clone_calls[series] = called
+            if not called:
+                prog.notes.append(f"{LABELS[series]}: the loop calls no _ZGV clone of {alias} (GCC kept a scalar loop)")
+
+        steps.append(clone_call)
+        objs.append(f"{series}_call.o")
+        variants.append(series)
+
+    # libmvec / SLEEF / instruction
+    peer_decls: list[str] = []
+    peer_fns: list[str] = []
+    vt = VT[isa_name]
+    value_args = [(j, a) for j, a in enumerate(args) if not a.pointer]
+    if f.name in LIBMVEC and ret_kind == "f32":
+        name = libmvec_name(f.name, isa_name)
+        peer_decls.append(f"extern {vt} {name}({', '.join([vt] * LIBMVEC[f.name][1])});\n")
+        peer_fns.append(_gang_loop("libmvec", name, value_args, isa, lanes))
+        variants.append("libmvec")
+    if sleef and f.name in SLEEF and ret_kind == "f32":
+        name = sleef_name(f.name, isa_name)
+        kinds = SLEEF[f.name][2]
+        peer_decls.append(f"extern {vt} {name}({', '.join(VTI[isa_name] if k == 'i32' else vt for k in kinds)});\n")
+        peer_fns.append(_gang_loop("sleef", name, value_args, isa, lanes))
+        variants.append("sleef")
+    if f.name in INSTR_FUNCS:
+        peer_decls.append(instr_helper(f.name, isa_name))
+        peer_fns.append(_gang_loop("instr", f"instr_{f.name}", value_args, isa, lanes))
+        variants.append("instr")
+
+    # main.c
+    misa = get_isa(isa_name)
+    for a in args:
+        (misa.mtype if a.pointer else misa.vtype)(a.kind)
+        if not a.pointer:
+            misa.loadu(a.kind, "p")
+    if ret_kind:
+        misa.storeu(ret_kind, "p", "v")
+    w: list[str] = []
+    w.append(f"/* mathlib.bench: {f.name} [{isa_name}, {lanes} lanes], N = {n} */\n")
+    w.append("#define _GNU_SOURCE\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
+             "#include <string.h>\n#include <time.h>\n")
+    w.extend(f"#include {h}\n" for h in misa.headers)
+    w.append(f"#define BENCH_N {n}\n#define NOIPA __attribute__((noinline, noipa))\n\n")
+    w.append(misa.prelude())
+    # arrays
+    for j, a in enumerate(args):
+        nm = f"bench_{'p' if a.pointer else 'in'}{j}"
+        w.append(f"{scalar_ctype(a.kind)} {nm}[BENCH_N] __attribute__((aligned(64)));\n")
+    if ret_kind:
+        w.append(f"{scalar_ctype(ret_kind)} bench_out[BENCH_N] __attribute__((aligned(64)));\n")
+    for s in SETS:
+        for j, a in enumerate(args):
+            w.append(c_array(f"data_{s}_{j}", a.kind, inputs[s][j]))
+    # prototypes
+    w.append(f"\nextern {rspell} {scalar}({decl_params});\n")
+    for series in protos:
+        w.append(f"extern {protos[series]};\n")
+    w.append("void bench_gcc(int n);\nvoid bench_gcc_ntm(int n);\n")
+    w.extend(peer_decls)
+    # variant loops
+    w.append("\nNOIPA static void bench_scalar(int n)\n{\n    for (int i = 0; i < n; i++)\n        "
+             + (f"bench_out[i] = {scalar}({call_args});" if ret_kind else f"{scalar}({call_args});") + "\n}\n")
+    for series, prefix, _ in modes:
+        vname = texts[series][1].vector_name
+        vargs = []
+        for j, a in enumerate(args):
+            if a.pointer:
+                vargs.append(f"({misa.mtype(a.kind)} *)&bench_p{j}[i]")
+            else:
+                vargs.append(misa.loadu(a.kind, f"&bench_in{j}[i]"))
+        call = f"{vname}({', '.join(vargs)})"
+        body = (f"{misa.vtype(ret_kind)} r = {call};\n        {misa.storeu(ret_kind, '&bench_out[i]', 'r')};"
+                if ret_kind else f"{call};")
+        w.append(f"\nNOIPA static void bench_{series}(int n)\n{{\n    for (int i = 0; i < n; i += {lanes}) {{\n"
+                 f"        {body}\n    }}\n}}\n")
+    w.extend(peer_fns)
+    # outputs to compare
+    outs = ([("bench_out", ret_kind)] if ret_kind else []) + \
+           [(f"bench_p{j}", a.kind) for j, a in enumerate(args) if a.pointer]
+    w.append("\ntypedef void (*bench_fn)(int);\n")
+    w.append("static const struct { const char *name; bench_fn fn; } V[] = {\n")
+    w.extend(f'    {{"{v}", bench_{v}}},\n' for v in variants)
+    w.append("};\n#define NV (int)(sizeof V / sizeof V[0])\n\n")
+    w.append(_MAIN_TEMPLATE.replace("@LOAD@", _load_code(args)).replace("@SAVE@", _save_code(outs))
+             .replace("@CMP@", _cmp_code(outs)).replace("@NOUT@", str(max(len(outs), 1))))
+    (wd / "main.c").write_text("".join(w))
+    cc("main.c", "main.o", MAIN_FLAGS)
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        for fut in [pool.submit(step) for step in steps]:
+            fut.result()
+    libs = (["-lsleef"] if "sleef" in variants else []) + (["-lmvec"] if "libmvec" in variants else [])
+    libs += [f"-l{lib}" for lib in f.libs if lib != "m"] + ["-lm"]
+    run(["gcc", *cflags, *objs, "-o", "bench", *libs], wd)
+    prog.exe = wd / "bench"
+    prog.variants = variants
+
+
+def _gang_loop(series: str, fname: str, value_args: list[tuple[int, Arg]], isa, lanes: int) -> str:
+    loads = ", ".join(isa.loadu(a.kind, f"&bench_in{j}[i]") for j, a in value_args)
+    return (f"\nNOIPA static void bench_{series}(int n)\n{{\n    for (int i = 0; i < n; i += {lanes})\n"
+            f"        {isa.storeu('f32', '&bench_out[i]', f'{fname}({loads})')};\n}}\n")
+
+
+def _load_code(args: list[Arg]) -> str:
+    lines = []
+    for j, a in enumerate(args):
+        nm = f"bench_{'p' if a.pointer else 'in'}{j}"
+        lines.append(f"    memcpy({nm}, s ? data_rare_{j} : data_common_{j}, sizeof {nm});\n")
+    return "".join(lines)
+
+
+def _save_code(outs: list[tuple[str, str]]) -> str:
+    return "".join(f"    memcpy(ref{j}, {nm}, sizeof {nm});\n" for j, (nm, _) in enumerate(outs))
+
+
+def _cmp_code(outs: list[tuple[str, str]]) -> str:
+    lines = []
+    for j, (nm, k) in enumerate(outs):
+        size = int(k[1:]) // 8
+        isf = 1 if k.startswith("f") else 0
+        lines.append(f"    bad += differ(ref{j}, {nm}, {size}, {isf});\n")
+    return "".join(lines)
+
+
+_MAIN_TEMPLATE = r"""
+static unsigned char ref0[BENCH_N * 8], ref1[BENCH_N * 8], ref2[BENCH_N * 8], ref3[BENCH_N * 8];
+
+static double now_ns(void)
+{
+    /* this thread's CPU time: time slices other processes take on a busy machine do not count */
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+/* elements whose bits differ (any NaN matches any NaN) */
+static long differ(const void *a, const void *b, int size, int isf)
+{
+    long bad = 0;
+    for (int i = 0; i < BENCH_N; i++) {
+        uint32_t x = 0, y = 0;
+        memcpy(&x, (const char *)a + (size_t)i * size, size);
+        memcpy(&y, (const char *)b + (size_t)i * size, size);
+        if (x == y) continue;
+        if (isf && (x & 0x7fffffffu) > 0x7f800000u && (y & 0x7fffffffu) > 0x7f800000u) continue;
+        bad++;
+    }
+    return bad;
+}
+
+static void load(int s)
+{
+@LOAD@}
+
+static void save(void)
+{
+@SAVE@}
+
+static long compare(void)
+{
+    long bad = 0;
+@CMP@    return bad;
+}
+
+static double time_reps(bench_fn fn, long reps)
+{
+    double t0 = now_ns();
+    for (long k = 0; k < reps; k++) {
+        fn(BENCH_N);
+        __asm__ volatile("" ::: "memory");
+    }
+    return now_ns() - t0;
+}
+
+int main(int argc, char **argv)
+{
+    int rounds = argc > 1 ? atoi(argv[1]) : 11;
+    double target = (argc > 2 ? atof(argv[2]) : 3.0) * 1e6; /* ns per variant and round */
+    int only = argc > 3 ? atoi(argv[3]) : -1;                 /* one set only (0 common, 1 rare) */
+    static double samples[64][256];
+    long reps[64], bad[64];
+    if (rounds > 256) rounds = 256;
+    for (int s = 0; s < 2; s++) {
+        if (only >= 0 && s != only) continue;
+        /* outputs: every variant against the scalar one (pointer outputs restart from the inputs) */
+        load(s);
+        V[0].fn(BENCH_N);
+        save();
+        for (int v = 0; v < NV; v++) {
+            load(s);
+            V[v].fn(BENCH_N);
+            bad[v] = compare();
+        }
+        load(s);
+        /* calibration: reps so that one round of a variant takes >= target */
+        for (int v = 0; v < NV; v++) {
+            time_reps(V[v].fn, 1);
+            double t = time_reps(V[v].fn, 1);
+            long r = t > 0 ? (long)(target / t) + 1 : 1000;
+            t = time_reps(V[v].fn, r);
+            reps[v] = t > 0 ? (long)(r * target / t) + 1 : r;
+            if (reps[v] < 1) reps[v] = 1;
+        }
+        for (int r = 0; r < rounds; r++)
+            for (int j = 0; j < NV; j++) {
+                int v = (j + r) % NV;
+                samples[v][r] = time_reps(V[v].fn, reps[v]) / ((double)reps[v] * BENCH_N);
+            }
+        for (int v = 0; v < NV; v++) {
+            printf("%s %s %ld %ld", s ? "rare" : "common", V[v].name, reps[v], bad[v]);
+            for (int r = 0; r < rounds; r++) printf(" %.6f", samples[v][r]);
+            printf("\n");
+        }
+        fflush(stdout);
+    }
+    return 0;
+}
+"""
+
+
+def run_program(prog: Program, rounds: int, min_ms: float, procs: int = 3) -> dict[str, dict[str, dict]]:
+    """Run one program ``procs`` times, ``rounds`` rounds spread over the runs; {set: {variant: {...}}}.
+
+    The median is over the samples of every run: a state that slows one variant for a whole process
+    (seen here: a GCC clone at 50x its usual time in about one process of four, never reproduced
+    alone) then moves no median, and the per-run medians in the JSON show it (``unstable``)."""
+    assert prog.exe is not None
+    procs = max(1, min(procs, rounds))
+    per = [rounds // procs + (1 if k < rounds % procs else 0) for k in range(procs)]
+    acc: dict[str, dict[str, dict]] = {s: {} for s in SETS}
+    for r in per:
+        p = subprocess.run([str(prog.exe), str(r), str(min_ms)], capture_output=True, text=True, timeout=600)
+        if p.returncode != 0:
+            raise RuntimeError(f"{prog.exe} exited {p.returncode}: {p.stderr[-2000:]}")
+        for line in p.stdout.splitlines():
+            parts = line.split()
+            if len(parts) < 5 or parts[0] not in SETS:
+                continue
+            s, v, reps, bad = parts[0], parts[1], int(parts[2]), int(parts[3])
+            xs = [float(x) for x in parts[4:]]
+            d = acc[s].setdefault(v, {"samples": [], "reps": [], "run_medians": [], "mismatches": bad})
+            d["samples"] += xs
+            d["reps"].append(reps)
+            d["run_medians"].append(statistics.median(xs))
+            d["mismatches"] = max(d["mismatches"], bad)
+    for s in SETS:
+        for v, d in acc[s].items():
+            d["ns_per_element"] = statistics.median(d["samples"])
+            meds = d["run_medians"]
+            d["unstable"] = len(meds) > 1 and max(meds) > 1.5 * min(meds)
+        base = acc[s].get("scalar", {}).get("ns_per_element")
+        for v, d in acc[s].items():
+            d["speedup"] = base / d["ns_per_element"] if base and d["ns_per_element"] > 0 else None
+    return acc
+
+
+# ------------------------------------------------------------------------------------------------
+# Reports
+
+
+def fmt_ns(x: float) -> str:
+    return f"{x:.3f}" if x < 10 else f"{x:.1f}" if x < 1000 else f"{x:.0f}"
+
+
+def markdown(data: dict) -> str:
+    meta = data["meta"]
+    series = [s for s in SERIES if any(
+        s in data["results"].get(i, {}).get(fn, {}).get("common", {})
+        for i in meta["isas"] for fn in meta["functions"])]
+    boscc_line = ('`expand_module(boscc="auto")` (BOSCC) vs `boscc="off"` (vector)' if meta["boscc"]
+                  else "not available (expand_module has no boscc keyword yet): only the vector series")
+    out = [f"# Speed of expanded functions (EXPAND Fig. 6 on x86)\n\n"
+           f"- CPU: {meta['cpu']}; {meta['gcc']}; glibc {meta['glibc']}; SLEEF: {meta['sleef'] or 'not installed'}\n"
+           f"- {meta['n']} elements per array (L1-resident), median of {meta['rounds']} interleaved rounds"
+           f" (spread over {meta['runs']} runs of each program) of"
+           f" >= {meta['min_ms']} ms of thread CPU time per variant; speedup = scalar ns / variant ns of the"
+           f" same program run.\n"
+           f"- BOSCC series: {boscc_line}.\n"
+           f"- scalar: glibc source `{' '.join(SCALAR_FLAGS)}`; vector: expanded `{' '.join(VECTOR_FLAGS)}`;"
+           f" GCC clones: `#pragma omp declare simd notinbranch` + `__attribute__((const))`, `{' '.join(GCC_FLAGS)}`"
+           f" (and `-fno-trapping-math`); each with the ISA's flags (sse4.1: `-msse4.1`, avx2: `-mavx2`, avx512:"
+           f" `-mavx512f -mavx512bw -mavx512dq -mavx512vl`), and `{' '.join(ALIGN_FLAGS)}` so that code placement"
+           f" does not decide between equal code.\n"
+           f"- instruction: `roundps`/`vroundps`/`vrndscaleps` (roundf: trunc + exact half-away fix-up, 6 ops;"
+           f" fabsf/copysignf: the and/andnot/or), inlined in the loop.\n"
+           f"- Run time: {meta['runtime_s']:.0f} s (build {meta['build_s']:.0f} s,"
+           f" measure {meta['measure_s']:.0f} s).\n"]
+    for set_name in SETS:
+        what = "common range" if set_name == "common" else "rare branches (half of the elements special values)"
+        for isa in meta["isas"]:
+            out.append(f"\n## {isa} ({LANES[isa]} lanes), {what}\n\n")
+            out.append("ns per element (speedup over scalar)\n\n")
+            out.append("| function | " + " | ".join(LABELS[s] for s in series) + " |\n")
+            out.append("|---|" + "---:|" * len(series) + "\n")
+            for fn in meta["functions"]:
+                r = data["results"].get(isa, {}).get(fn)
+                if r is None or "error" in r:
+                    out.append(f"| {fn} | " + " | ".join(["error"] * len(series)) + " |\n")
+                    continue
+                cells = []
+                for s in series:
+                    d = r[set_name].get(s)
+                    if d is None:
+                        cells.append("n/a")
+                    elif s == "scalar":
+                        cells.append(fmt_ns(d["ns_per_element"]))
+                    else:
+                        mark = ("" if d["mismatches"] == 0 else "*") + ("†" if d.get("unstable") else "")
+                        sp = d["speedup"]
+                        cells.append(f"{fmt_ns(d['ns_per_element'])} ({sp:.2f}x){mark}")
+                out.append(f"| {fn} | " + " | ".join(cells) + " |\n")
+    out.append("\n`*`: some outputs differ from scalar glibc's (bit for bit, any NaN matching any NaN):\n\n")
+    diffs = []
+    for isa in meta["isas"]:
+        for fn in meta["functions"]:
+            r = data["results"].get(isa, {}).get(fn)
+            if not r or "error" in r:
+                continue
+            for set_name in SETS:
+                for s, d in r[set_name].items():
+                    if d["mismatches"]:
+                        diffs.append(f"- {isa} {fn} {LABELS[s]} ({set_name}): {d['mismatches']} of {meta['n']}\n")
+    out.extend(diffs or ["- none\n"])
+    unstable = []
+    for isa in meta["isas"]:
+        for fn in meta["functions"]:
+            r = data["results"].get(isa, {}).get(fn)
+            if not r or "error" in r:
+                continue
+            for set_name in SETS:
+                for s, d in r[set_name].items():
+                    if d.get("unstable"):
+                        meds = ", ".join(fmt_ns(x) for x in d["run_medians"])
+                        unstable.append(f"- {isa} {fn} {LABELS[s]} ({set_name}): medians of the runs {meds} ns\n")
+    if unstable:
+        out.append("\n`\u2020`: the runs of the program disagree by more than 1.5x"
+                   " (the median of all rounds is shown):\n\n")
+        out.extend(unstable)
+    out.append("\n## GCC declare-simd clones called by the `#pragma omp simd` loop (objdump)\n\n")
+    out.append("| function | " + " | ".join(meta["isas"]) + " |\n|---|" + "---|" * len(meta["isas"]) + "\n")
+    for fn in meta["functions"]:
+        cells = []
+        for isa in meta["isas"]:
+            r = data["results"].get(isa, {}).get(fn)
+            if not r or "error" in r:
+                cells.append("-")
+                continue
+            cc = r.get("clone_calls", {})
+            names = sorted({m.group(0) for c in cc.get("gcc", []) if (m := re.match(r"_ZGV[a-z][MN]\d+[a-z0-9]*", c))})
+            cells.append(", ".join(names) if names else "**none**")
+        out.append(f"| {fn} | " + " | ".join(cells) + " |\n")
+    slow = slower_than_peers(data)
+    out.append(f"\n## Where the expanded code is slower than GCC clones or libmvec (common range, by"
+               f" {SLOWER_THRESHOLD:.2f}x or more; the faster of vector and BOSCC)\n\n")
+    out.extend([f"- {x}\n" for x in slow] or ["- nowhere\n"])
+    inputs = data.get("inputs", {})
+    if inputs:
+        out.append("\n## Inputs (common | rare)\n\n")
+        out.extend(f"- {fn}: {note}\n" for fn, note in inputs.items())
+    notes = [f"- {isa} {fn}: {n}\n" for isa in meta["isas"] for fn in meta["functions"]
+             for n in data["results"].get(isa, {}).get(fn, {}).get("notes", [])]
+    errs = [f"- {isa} {fn}: {data['results'][isa][fn]['error'].splitlines()[0]}\n" for isa in meta["isas"]
+            for fn in meta["functions"] if "error" in data["results"].get(isa, {}).get(fn, {})]
+    if notes or errs:
+        out.append("\n## Notes\n\n")
+        out.extend(notes + errs)
+    return "".join(out)
+
+
+#: Slower by less than this is within what runs of one program disagree by here: not listed.
+SLOWER_THRESHOLD = 1.10
+
+
+def slower_than_peers(data: dict) -> list[str]:
+    """Where the faster of vector/BOSCC is >= SLOWER_THRESHOLD times slower than GCC clones or libmvec
+    (common range)."""
+    out = []
+    meta = data["meta"]
+    for isa in meta["isas"]:
+        for fn in meta["functions"]:
+            r = data["results"].get(isa, {}).get(fn)
+            if not r or "error" in r:
+                continue
+            c = r["common"]
+            ours = min((c[s]["ns_per_element"], s) for s in ("vector", "BOSCC", "BOSCC_all") if s in c)
+            for peer in ("gcc", "gcc_ntm", "libmvec"):
+                if peer in c and c[peer]["ns_per_element"] * SLOWER_THRESHOLD <= ours[0]:
+                    theirs = c[peer]["ns_per_element"]
+                    out.append(f"{isa} {fn}: {LABELS[ours[1]]} {fmt_ns(ours[0])} ns vs {LABELS[peer]}"
+                               f" {fmt_ns(theirs)} ns ({ours[0] / theirs:.2f}x slower)")
+    return out
+
+
+COLORS = {"vector": "#1f77b4", "BOSCC": "#ff7f0e", "BOSCC_all": "#ffbb78", "gcc": "#2ca02c", "gcc_ntm": "#98df8a",
+          "libmvec": "#d62728", "sleef": "#9467bd", "instr": "#7f7f7f"}
+
+
+def plot(data: dict, path: Path, set_name: str = "common") -> bool:
+    """Fig. 6-style grouped bars (one panel per ISA) into ``path``; False without matplotlib."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print(f"bench: matplotlib is not installed: no {path.name} (pip install matplotlib)", file=sys.stderr)
+        return False
+
+    meta = data["meta"]
+    isas = meta["isas"]
+    fns = meta["functions"]
+    series = [s for s in SERIES[1:] if any(
+        s in data["results"].get(i, {}).get(fn, {}).get(set_name, {}) for i in isas for fn in fns)]
+    fig, axes = plt.subplots(len(isas), 1, figsize=(max(10, 0.75 * len(fns) + 3), 3.6 * len(isas) + 1.2),
+                             squeeze=False)
+    width = 0.84 / max(len(series), 1)
+    for ax, isa in zip(axes[:, 0], isas):
+        top = low = 1.0
+        for k, s in enumerate(series):
+            xs, ys = [], []
+            for i, fn in enumerate(fns):
+                d = data["results"].get(isa, {}).get(fn, {}).get(set_name, {}).get(s)
+                if d and d.get("speedup"):
+                    xs.append(i - 0.42 + width * (k + 0.5))
+                    ys.append(d["speedup"])
+                    top, low = max(top, d["speedup"]), min(low, d["speedup"])
+            ax.bar(xs, ys, width, label=LABELS[s], color=COLORS.get(s), edgecolor="black", linewidth=0.3)
+        ax.set_yscale("log", base=2)
+        ax.axhline(1.0, color="black", linewidth=0.8)
+        lo, hi = min(1 / 8, low / 1.5), max(2.0, top * 1.6)
+        ax.set_ylim(lo, hi)
+        ax.set_yticks([2.0 ** k for k in range(math.floor(math.log2(lo)), math.ceil(math.log2(hi)) + 1)])
+        ax.set_ylim(lo, hi)
+        ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.yaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+        ax.set_xticks(range(len(fns)))
+        ax.set_xticklabels(fns, rotation=30, ha="right")
+        ax.set_xlim(-0.6, len(fns) - 0.4)
+        ax.set_ylabel(f"speedup over scalar\n{isa} ({LANES[isa]} lanes)")
+        ax.grid(axis="y", which="major", linewidth=0.3)
+        groups = meta.get("groups", {})
+        for i in range(1, len(fns)):
+            if groups.get(fns[i]) != groups.get(fns[i - 1]):
+                ax.axvline(i - 0.5, color="black", linewidth=0.8, linestyle="--", zorder=0)
+            else:
+                ax.axvline(i - 0.5, color="#dddddd", linewidth=0.5, zorder=0)
+        if ax is axes[0, 0]:
+            start = 0
+            for i in range(1, len(fns) + 1):
+                if i == len(fns) or groups.get(fns[i]) != groups.get(fns[start]):
+                    name = {"glibc": "glibc 2.36 (EXPAND Table 1)", "paper": "EXPAND examples",
+                            "loops": "loop kernels"}.get(groups.get(fns[start], ""), "")
+                    ax.text((start + i - 1) / 2, 1.02, name, transform=ax.get_xaxis_transform(),
+                            ha="center", va="bottom", fontsize=8)
+                    start = i
+    what = "common-range inputs" if set_name == "common" else "rare-branch inputs (half special values)"
+    fig.suptitle(f"Speedup over scalar glibc, {meta['n']} floats in L1, {what}\n"
+                 f"{meta['cpu']}; {meta['gcc']}", fontsize=10)
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(series), fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0.04, 1, 0.95))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+# ------------------------------------------------------------------------------------------------
+# Driver
+
+
+def select(functions: list[str] | None) -> list[CorpusFunction]:
+    """Corpus functions plus loop kernels with only value parameters (in that order)."""
+    loops = []
+    for k in loop_kernels():
+        text = k.source.read_text()
+        m = re.search(rf"\b{re.escape(k.func)}\s*\(([^)]*)\)\s*\{{", text)
+        if m and "*" not in m.group(1) and "[" not in m.group(1):
+            loops.append(k)
+    fns = corpus() + loops
+    if functions:
+        known = {f.name: f for f in fns}
+        missing = [n for n in functions if n not in known]
+        if missing:
+            raise SystemExit(f"unknown function(s): {', '.join(missing)} (known: {', '.join(known)})")
+        fns = [known[n] for n in functions]
+    return fns
+
+
+def bench(isas: list[str], functions: list[CorpusFunction], out: Path, *, rounds: int, min_ms: float,
+          n: int, jobs: int, keep_build: Path | None, quick: bool, procs: int = 3, log=print) -> dict:
+    t0 = time.monotonic()
+    boscc = has_boscc()
+    sleef = ensure_sleef(install=not quick)
+    build_root = keep_build or Path(tempfile.mkdtemp(prefix="expand-bench-"))
+    build_root.mkdir(parents=True, exist_ok=True)
+    tasks = [(f, i) for i in isas for f in functions]
+    try:
+        with ThreadPoolExecutor(max(1, jobs)) as pool:
+            futs = [pool.submit(build_program, f, i, build_root / f"{f.name}-{i}", n=n, boscc=boscc, sleef=sleef,
+                                jobs=jobs)
+                    for f, i in tasks]
+            progs = [fu.result() for fu in futs]
+        t_build = time.monotonic() - t0
+        log(f"built {sum(p.exe is not None for p in progs)}/{len(progs)} programs in {t_build:.0f} s")
+        results: dict[str, dict[str, dict]] = {i: {} for i in isas}
+        inputs: dict[str, str] = {}
+        t1 = time.monotonic()
+        for p in progs:  # one at a time: nothing else of ours runs while a program measures
+            inputs[p.function] = p.input_note or inputs.get(p.function, "")
+            if p.exe is None:
+                results[p.isa][p.function] = {"error": p.error or "build failed", "notes": p.notes}
+                log(f"{p.isa:7} {p.function:12} ERROR {(p.error or '').splitlines()[0] if p.error else ''}")
+                continue
+            try:
+                r = run_program(p, rounds, min_ms, procs)
+            except (RuntimeError, subprocess.TimeoutExpired) as exc:
+                results[p.isa][p.function] = {"error": str(exc), "notes": p.notes}
+                log(f"{p.isa:7} {p.function:12} ERROR {exc}")
+                continue
+            r2 = dict(r)
+            r2["variants"] = p.variants
+            r2["notes"] = p.notes
+            r2["clone_calls"] = p.clone_calls
+            results[p.isa][p.function] = r2
+            c = r["common"]
+            log(f"{p.isa:7} {p.function:12} scalar {c['scalar']['ns_per_element']:.3f} ns  " +
+                "  ".join(f"{v} {c[v]['speedup']:.2f}x" for v in p.variants[1:] if v in c))
+        t_measure = time.monotonic() - t1
+    finally:
+        if keep_build is None:
+            shutil.rmtree(build_root, ignore_errors=True)
+    glibc = re.search(r"glibc-[\d.]+", str(functions[0].source)) if functions else None
+    data = {
+        "meta": {
+            "cpu": cpu_model(), "gcc": gcc_version(), "glibc": glibc.group(0)[6:] if glibc else "?",
+            "sleef": _sleef_version() if sleef else None, "isas": isas, "functions": [f.name for f in functions],
+            "groups": {f.name: group_of(f) for f in functions},
+            "n": n, "rounds": rounds, "runs": procs, "min_ms": min_ms, "boscc": boscc, "quick": quick,
+            "series": SERIES, "labels": LABELS, "sets": list(SETS),
+            "date": time.strftime("%Y-%m-%d %H:%M:%S"), "runtime_s": time.monotonic() - t0,
+            "build_s": t_build, "measure_s": t_measure, "python": platform.python_version(),
+        },
+        "results": results,
+        "inputs": inputs,
+    }
+    data["slower_than_peers"] = slower_than_peers(data)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "bench.json").write_text(json.dumps(data, indent=1) + "\n")
+    plot(data, out / "bench.png", "common")
+    plot(data, out / "bench_rare.png", "rare")
+    data["meta"]["runtime_s"] = time.monotonic() - t0
+    (out / "bench.md").write_text(markdown(data))
+    (out / "bench.json").write_text(json.dumps(data, indent=1) + "\n")
+    return data
+
+
+def group_of(f: CorpusFunction) -> str:
+    """glibc (EXPAND Table 1), paper (mot, chroma) or loops (mathlib/loops)."""
+    if f.source.parent.name == "loops":
+        return "loops"
+    return "glibc" if "glibc" in f.source.parts[-5:-3] or f.source.name.startswith(("s_", "e_")) else "paper"
+
+
+def _sleef_version() -> str:
+    try:
+        p = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "libsleef-dev"], capture_output=True, text=True)
+        return p.stdout.strip() or "installed"
+    except OSError:
+        return "installed"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true",
+                    help=f"smoke run: {', '.join(QUICK_FUNCTIONS)} on one ISA, 3 short rounds, output to a temp dir")
+    ap.add_argument("--isa", action="append", choices=X86_ISAS, help="ISAs (default: every one the host runs)")
+    ap.add_argument("--functions", help="comma-separated subset of the functions")
+    ap.add_argument("--out", type=Path, help=f"output directory (default {RESULTS_DIR}; with --quick a temp dir)")
+    ap.add_argument("--rounds", type=int, help="rounds per variant, over all runs (default 12, quick 3)")
+    ap.add_argument("--runs", type=int, help="runs (processes) of each program sharing the rounds (default 3, quick 1)")
+    ap.add_argument("--min-ms", type=float, help="ms per variant and round (default 3, quick 0.05)")
+    ap.add_argument("-n", type=int, default=N_DEFAULT, help=f"elements per array (default {N_DEFAULT})")
+    ap.add_argument("--jobs", type=int, default=2, help="parallel builds (measurements always run one at a time)")
+    ap.add_argument("--keep-build", type=Path, help="keep the generated C and programs in this directory")
+    ap.add_argument("--from-json", type=Path, help="only rewrite bench.md and the PNGs from this bench.json")
+    args = ap.parse_args(argv)
+    if args.from_json:
+        data = json.loads(args.from_json.read_text())
+        out = args.out or args.from_json.parent
+        data["slower_than_peers"] = slower_than_peers(data)
+        out.mkdir(parents=True, exist_ok=True)
+        plot(data, out / "bench.png", "common")
+        plot(data, out / "bench_rare.png", "rare")
+        (out / "bench.md").write_text(markdown(data))
+        (out / "bench.json").write_text(json.dumps(data, indent=1) + "\n")
+        print(f"wrote {out / 'bench.md'}, {out / 'bench.png'}, {out / 'bench_rare.png'}")
+        return 0
+    if args.n <= 0 or args.n % 16:
+        ap.error("-n must be a positive multiple of 16")
+    host = host_isas()
+    if not host:
+        print("bench: this host runs none of the x86 ISAs (sse4.1, avx2, avx512)", file=sys.stderr)
+        return 2
+    isas = args.isa or host
+    skipped = [i for i in isas if i not in host]
+    for i in skipped:
+        print(f"bench: skipping {i}: this CPU does not run it", file=sys.stderr)
+    isas = [i for i in isas if i in host]
+    if args.quick:
+        isas = isas[-1:] if not args.isa else isas[:1]
+    if not isas:
+        return 2
+    names = args.functions.split(",") if args.functions else (QUICK_FUNCTIONS if args.quick else None)
+    functions = select(names)
+    rounds = args.rounds or (3 if args.quick else 12)
+    procs = args.runs or (1 if args.quick else 3)
+    min_ms = args.min_ms if args.min_ms is not None else (0.05 if args.quick else 3.0)
+    out = args.out or (Path(tempfile.mkdtemp(prefix="expand-bench-out-")) if args.quick else RESULTS_DIR)
+    data = bench(isas, functions, out, rounds=rounds, min_ms=min_ms, n=args.n, jobs=args.jobs,
+                 keep_build=args.keep_build, quick=args.quick, procs=procs)
+    print(f"wrote {out / 'bench.md'}, {out / 'bench.json'}, {out / 'bench.png'}"
+          f" ({data['meta']['runtime_s']:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,191 @@
+"""BOSCC (branch on superword condition code): skip a region of the linear code when its mask is
+all false (EXPAND Sec. 2.4 and Fig. 3e; Pang et al.: regions from mask implication).
+
+A region is the run of linear statements whose blocks a block A dominates: if A's mask is all
+false, so is every mask in the region, and skipping it is exactly executing it with no lane on
+(blends keep old values, per-lane calls and stores do nothing). Regions nest; each gets one guard.
+Masks computed inside a skipped region and read after it are reset to all false.
+
+Modes: ``off``; ``all`` (every region with a statement, EXPAND's experiment); ``auto`` (a cost
+model: the region's work against the cost of the test, ``__builtin_expect`` hints, and per-lane
+calls, gathers and loops, which are almost always worth a guard).
+"""
+
+from __future__ import annotations
+
+from expand.cfg import BasicBlock
+from expand.ir import (
+    MASK,
+    Assign,
+    Binary,
+    BitCast,
+    BreakIf,
+    Call,
+    Cast,
+    Cond,
+    Const,
+    Expr,
+    ExprStmt,
+    Guard,
+    Index,
+    MaskedLoop,
+    Stmt,
+    Symbol,
+    Unary,
+    Var,
+    flatten,
+    vars_read,
+)
+
+from .ifconvert import Linear
+
+EXPENSIVE = 1000  # per-lane calls, gathers, loops
+
+
+def insert_guards(lin: Linear, mode: str, test_cost: int = 4, varying=lambda e: True) -> None:
+    if mode == "off":
+        return
+    g = _Guarder(lin, mode, test_cost, varying)
+    lin.stmts = g.guard_list(lin.stmts, None)
+    g.add_resets(lin.stmts)
+
+
+class _Guarder:
+    def __init__(self, lin: Linear, mode: str, test_cost: int, varying) -> None:
+        self.lin = lin
+        self.mode = mode
+        self.test_cost = test_cost
+        self.varying = varying
+        self.block_of = lin.block_of
+        self.mask = lin.block_mask
+
+    def head_of(self, b: BasicBlock, head: BasicBlock | None) -> BasicBlock | None:
+        """The outermost block dominating ``b`` inside ``head``'s region with a mask of its own."""
+        cfg = b.cfg
+        if head is not None and head.cfg is not cfg:
+            return None
+        cur_mask = self.mask.get(head) if head is not None else self.mask.get(cfg.entry)
+        chain: list[BasicBlock] = []
+        d: BasicBlock | None = b
+        while d is not None and d is not head:
+            chain.append(d)
+            d = cfg.idom[d]
+        if head is not None and d is not head:
+            return None
+        for a in reversed(chain):
+            m = self.mask.get(a)
+            if m is not None and m is not cur_mask:
+                return a
+        return None
+
+    def in_region(self, s: Stmt, a: BasicBlock) -> bool:
+        b = self.block_of.get(s)
+        return b is not None and b.cfg is a.cfg and a.cfg.dominates(a, b)
+
+    def guard_list(self, stmts: list[Stmt], head: BasicBlock | None) -> list[Stmt]:
+        out: list[Stmt] = []
+        i = 0
+        while i < len(stmts):
+            s = stmts[i]
+            b = self.block_of.get(s)
+            a = self.head_of(b, head) if b is not None else None
+            if a is None:
+                if isinstance(s, MaskedLoop):
+                    s.body = self.guard_list(s.body, None)
+                out.append(s)
+                i += 1
+                continue
+            m = self.mask[a]
+            j = i
+            while j < len(stmts) and self.in_region(stmts[j], a):
+                j += 1
+            region = stmts[i:j]
+            # A join mask is defined by the region's first statement: compute it before the test.
+            while region and isinstance(region[0], Assign) and isinstance(region[0].target, Var) \
+                    and region[0].target.sym is m:
+                out.append(region.pop(0))
+            inner = self.guard_list(region, a)
+            if inner and self.worth(a, inner):
+                out.append(Guard(inner[0].coord, m, inner))
+            else:
+                out.extend(inner)
+            i = j
+        return out
+
+    def worth(self, a: BasicBlock, body: list[Stmt]) -> bool:
+        """The cost model of ``auto`` (measured: see the README's BOSCC numbers). Guarding a region
+        the lanes usually enter costs a test and buys nothing, and without a profile we cannot tell
+        how often a plain branch is skipped, so ``auto`` guards only regions with per-lane calls,
+        gathers or loops, and regions the source marks unlikely that do more work than the test."""
+        if self.mode == "all":
+            return True
+        if a.hint is True:
+            return False
+        cost = sum(self.cost(s) for s in body)
+        if cost >= EXPENSIVE:
+            return True
+        return a.hint is False and cost >= self.test_cost
+
+    def cost(self, s: Stmt) -> int:
+        if isinstance(s, (MaskedLoop,)):
+            return EXPENSIVE
+        if isinstance(s, Guard):
+            return sum(self.cost(t) for t in s.body)
+        if isinstance(s, ExprStmt) or (isinstance(s, Assign) and isinstance(s.value, Call)):
+            return EXPENSIVE
+        if isinstance(s, Assign):
+            c = _ops(s.value) + (1 if s.blend else 0)
+            if not isinstance(s.target, Var):
+                c += 3
+            return c
+        if isinstance(s, BreakIf):
+            return 1
+        return 1
+
+    def add_resets(self, stmts: list[Stmt]) -> None:
+        """Masks defined inside a guard and read outside it are reset when the guard skips."""
+        allstmts = list(flatten(stmts))
+        for g in [s for s in allstmts if isinstance(s, Guard)]:
+            inside = list(flatten(g.body))
+            defined = {t.target.sym for t in inside
+                       if isinstance(t, Assign) and isinstance(t.target, Var) and t.target.sym.type == MASK}
+            inside_ids = {id(t) for t in inside}
+            read_outside: set[Symbol] = set()
+            for t in allstmts:
+                if id(t) in inside_ids or t is g:
+                    continue
+                read_outside |= _reads(t)
+            ret = self.lin.ret.value
+            if ret is not None:
+                read_outside |= vars_read(ret)
+            g.resets = [m for m in defined if m in read_outside]
+
+
+def _reads(t: Stmt) -> set[Symbol]:
+    r: set[Symbol] = set()
+    if isinstance(t, Assign):
+        r |= vars_read(t.value)
+        if not isinstance(t.target, Var):
+            r |= vars_read(t.target)
+    elif isinstance(t, ExprStmt):
+        r |= vars_read(t.expr)
+    elif isinstance(t, BreakIf):
+        r |= vars_read(t.cond)
+    elif isinstance(t, MaskedLoop) and t.active is not None:
+        r.add(t.active)
+    elif isinstance(t, Guard):
+        r.add(t.mask)
+    m = getattr(t, "mask", None)
+    if isinstance(m, Symbol):
+        r.add(m)
+    return r
+
+
+def _ops(e: Expr) -> int:
+    n = 0
+    for x in e.walk():
+        if isinstance(x, (Binary, Unary, Cast, BitCast, Cond)):
+            n += 1
+        elif isinstance(x, Index) and not isinstance(x.index, Const):
+            n += EXPENSIVE  # a gather: one scalar load per lane
+    return n

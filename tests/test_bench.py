@@ -1,0 +1,79 @@
+"""Smoke test of the benchmark tool (python -m mathlib.bench --quick): it runs and writes its
+outputs. It never looks at speed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mathlib import bench
+
+REPO = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.skipif(not bench.host_isas(), reason="the benchmark needs an x86 host with SSE4.1")
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory) -> Path:
+    pytest.importorskip("matplotlib")
+    out = tmp_path_factory.mktemp("bench")
+    p = subprocess.run([sys.executable, "-m", "mathlib.bench", "--quick", "--out", str(out)], cwd=REPO,
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stdout + p.stderr
+    return out
+
+
+def test_quick_writes_table_json_png(quick: Path) -> None:
+    for name in ("bench.md", "bench.json", "bench.png", "bench_rare.png"):
+        assert (quick / name).is_file() and (quick / name).stat().st_size > 0, name
+    assert (quick / "bench.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    md = (quick / "bench.md").read_text()
+    assert "| function | scalar glibc | vector |" in md
+    for fn in bench.QUICK_FUNCTIONS:
+        assert f"| {fn} |" in md
+
+
+def test_quick_json_has_scalar_and_vector(quick: Path) -> None:
+    data = json.loads((quick / "bench.json").read_text())
+    assert {"meta", "results", "inputs", "slower_than_peers"} <= set(data)
+    meta = data["meta"]
+    for key in ("cpu", "gcc", "isas", "functions", "n", "rounds", "boscc", "series", "runtime_s"):
+        assert key in meta, key
+    assert meta["quick"] is True
+    assert meta["functions"] == bench.QUICK_FUNCTIONS
+    assert len(meta["isas"]) == 1 and meta["isas"][0] in bench.X86_ISAS
+    (isa,) = meta["isas"]
+    for fn in meta["functions"]:
+        r = data["results"][isa][fn]
+        assert "error" not in r, r.get("error")
+        assert set(bench.SETS) <= set(r)
+        for s in bench.SETS:
+            for v in ("scalar", "vector", "gcc", "gcc_ntm") + (("BOSCC",) if meta["boscc"] else ()):
+                d = r[s][v]
+                assert d["ns_per_element"] > 0 and d["speedup"] > 0
+                assert len(d["samples"]) == meta["rounds"]
+                assert d["mismatches"] >= 0
+            # our expansion computes exactly what the scalar original computes
+            assert r[s]["vector"]["mismatches"] == 0
+        assert set(r["clone_calls"]) == {"gcc", "gcc_ntm"}
+
+
+def test_inputs_are_the_same_for_every_variant_and_hit_rare_values() -> None:
+    spec = bench.SPECS["logf"]
+    a = bench.make_inputs(spec, ["f32"], 1024, seed=1)
+    b = bench.make_inputs(spec, ["f32"], 1024, seed=1)
+    assert a == b
+    common, rare = a["common"][0], a["rare"][0]
+    assert all(0 < x < 0x7F800000 for x in common)  # positive finite: (0, 1000]
+    assert sum(x in spec.args[0].pool for x in rare) > 300
+
+
+def test_sleef_and_libmvec_names() -> None:
+    assert bench.sleef_name("logf", "sse4.1") == "Sleef_logf4_u10sse4"
+    assert bench.sleef_name("floorf", "avx512") == "Sleef_floorf16_avx512f"
+    assert bench.libmvec_name("powf", "avx2") == "_ZGVdN8vv_powf"
+    assert bench.libmvec_name("logf", "avx512") == "_ZGVeN16v_logf"
