@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
-PKGS="gcc glibc-source gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu qemu-user"
+PKGS="gcc glibc-source gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu qemu-user libsleef-dev"
 missing=""
 for p in $PKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then
