@@ -1,6 +1,7 @@
 """SSE2: the SSE4.1 table (``Sse41``) with every SSE3/SSSE3/SSE4.1 instruction replaced by SSE2.
 
-Same register layout, masks and helpers as emit/sse41.py; only these operations differ:
+Same register layout (4 lanes, or a multiple of 4 in several registers per gang), masks and helpers
+as emit/sse41.py; only these operations differ:
 
 * select: ``_mm_blendv_*`` -> ``and``/``andnot``/``or`` (helpers ``_exp_blend_{ps,pd,si128}``);
 * 32-bit ``*`` (and the ``2^n`` multiply of per-lane ``<<``): ``_mm_mullo_epi32`` -> two
@@ -14,7 +15,8 @@ Same register layout, masks and helpers as emit/sse41.py; only these operations 
 * narrow stores: ``_mm_shuffle_epi8`` -> saturating packs (exact: the lanes hold in-range values);
 * int32 -> int64: ``_mm_cvtep{i,u}32_epi64`` -> unpack with zero or with the sign;
 * f64 -> u32: ``_mm_round_pd`` -> the 2^31 bias of ``_exp_cvt_f32_u32`` on doubles;
-* ``mask_any``/``mask_all``: ``_mm_testz/testc_si128`` -> ``_mm_movemask_ps``.
+* ``mask_any``/``mask_all``: ``_mm_testz/testc_si128`` -> ``_mm_movemask_ps`` (of the mask's registers
+  or-ed / and-ed together when it has several).
 
 Per-lane scalar fallback (from ``Isa``), as on SSE4.1: integer ``/`` and ``%``, i64/u64 -> float,
 float -> i64/u64.
@@ -23,7 +25,7 @@ float -> i64/u64.
 from __future__ import annotations
 
 from .isa import RegIsa, is_float, is_signed, kind_bits, scalar_ctype
-from .sse41 import Sse41, _join_lo32, _not
+from .sse41 import Sse41, _join_lo32, _not, _pow2
 
 ZERO = "_mm_setzero_si128()"
 
@@ -35,7 +37,7 @@ def _join_hi32(p0: str, p1: str) -> str:
 
 
 class Sse2(Sse41):
-    """SSE2 with 4 lanes (x86-64 baseline)."""
+    """SSE2 with 4 lanes (or a multiple of 4: several registers per gang; x86-64 baseline)."""
 
     name = "sse2"
     default_lanes = 4
@@ -45,8 +47,7 @@ class Sse2(Sse41):
 
     def __init__(self, lanes: int | None = None) -> None:
         RegIsa.__init__(self, lanes)
-        if self.lanes != 4:
-            raise ValueError("sse2 gangs have 4 lanes")
+        self._check_lanes()
 
     # ------------------------------------------------------------------ narrow loads and stores
     def _reg_loadu(self, k: str, ptr: str) -> str:
@@ -77,12 +78,13 @@ class Sse2(Sse41):
     def extract(self, k: str, v: str, lane: int) -> str:
         if not 0 <= lane < self.lanes:
             raise ValueError(f"lane {lane} out of range")
-        t = scalar_ctype(k)
+        t, rl = scalar_ctype(k), self.reg_lanes(k)
         if self.lane_bits(k) == 32:  # (v once: _mm_shuffle_ps(v, v, lane) would take it twice)
-            r = f"_mm_castps_si128({v})" if k == "f32" else v
-            r = r if lane == 0 else f"_mm_shuffle_epi32({r}, {lane})"
+            g, i = f"({v}).v[{lane // rl}]" if self.nregs(k) > 1 else v, lane % rl
+            r = f"_mm_castps_si128({g})" if k == "f32" else g
+            r = r if i == 0 else f"_mm_shuffle_epi32({r}, {i})"
             if k == "f32":
-                return f"_mm_cvtss_f32({v})" if lane == 0 else f"_mm_cvtss_f32(_mm_castsi128_ps({r}))"
+                return f"_mm_cvtss_f32({g})" if i == 0 else f"_mm_cvtss_f32(_mm_castsi128_ps({r}))"
             return f"(({t})_mm_cvtsi128_si32({r}))"
         r, j = f"({v}).v[{lane // 2}]", lane % 2
         if k == "f64":
@@ -111,7 +113,7 @@ class Sse2(Sse41):
 
     def binop(self, op: str, k: str, a: str, b: str) -> str:
         if op == "*" and self._int32(k):
-            return self._mul32(k, a, b)
+            return self._map(f"_exp_mul_{k}", k, lambda x, y: self._mul32(k, x, y), a, b)
         return super().binop(op, k, a, b)
 
     def _srv32(self, arith: bool) -> str:
@@ -139,23 +141,35 @@ class Sse2(Sse41):
 
     def shift(self, op: str, k: str, a: str, n: str, n_uniform: bool) -> str:
         if op == "<<" and not n_uniform and self._int32(k):
-            pow2 = f"_mm_cvttps_epi32(_mm_castsi128_ps(_mm_add_epi32(_mm_slli_epi32({n}, 23), " \
-                   "_mm_set1_epi32(0x3f800000))))"
-            return self._mul32(k, a, pow2)
+            return self._map(f"_exp_shlv_{k}", k, lambda x, c: self._mul32(k, x, _pow2(c)), a, n)
         return super().shift(op, k, a, n, n_uniform)
 
     # ------------------------------------------------------------------ comparisons, select, masks
     def cmp(self, op: str, k: str, a: str, b: str) -> str:
         if k in ("i64", "u64") and op in ("==", "!="):
-            vt = self.vtype(k)
+            vt, mt, n = self.vtype(k), self.mask_type(), self.nregs("i32")
             name = f"_exp_{'eq' if op == '==' else 'ne'}_{k}"
             e = "_mm_and_si128(lo, hi)"
-            self._func(name, "__m128i", [f"{vt} a", f"{vt} b"],
-                       "    /* both 32-bit halves equal */\n"
-                       "    __m128i e0 = _mm_cmpeq_epi32(a.v[0], b.v[0]), e1 = _mm_cmpeq_epi32(a.v[1], b.v[1]);\n"
-                       f"    __m128i lo = {_join_lo32('e0', 'e1')};\n"
-                       f"    __m128i hi = {_join_hi32('e0', 'e1')};\n"
-                       f"    return {e if op == '==' else _not(e)};\n")
+            e = e if op == "==" else _not(e)
+            if n == 1:
+                self._func(name, "__m128i", [f"{vt} a", f"{vt} b"],
+                           "    /* both 32-bit halves equal */\n"
+                           "    __m128i e0 = _mm_cmpeq_epi32(a.v[0], b.v[0]), e1 = _mm_cmpeq_epi32(a.v[1], b.v[1]);\n"
+                           f"    __m128i lo = {_join_lo32('e0', 'e1')};\n"
+                           f"    __m128i hi = {_join_hi32('e0', 'e1')};\n"
+                           f"    return {e};\n")
+            else:  # mask register j from the 64-bit registers 2j and 2j + 1
+                self._func(name, mt, [f"{vt} a", f"{vt} b"],
+                           f"    {mt} r;\n"
+                           f"    for (int j = 0; j < {n}; j++) {{\n"
+                           "        /* both 32-bit halves equal */\n"
+                           "        __m128i e0 = _mm_cmpeq_epi32(a.v[2 * j], b.v[2 * j]);\n"
+                           "        __m128i e1 = _mm_cmpeq_epi32(a.v[2 * j + 1], b.v[2 * j + 1]);\n"
+                           f"        __m128i lo = {_join_lo32('e0', 'e1')};\n"
+                           f"        __m128i hi = {_join_hi32('e0', 'e1')};\n"
+                           f"        r.v[j] = {e};\n"
+                           "    }\n"
+                           "    return r;\n")
             return f"{name}({a}, {b})"
         return super().cmp(op, k, a, b)
 
@@ -176,10 +190,12 @@ class Sse2(Sse41):
                           lambda _j, mm, x, y: f"{fn}({mm}, {x}, {y})")
 
     def mask_any(self, m: str) -> str:
-        return f"(_mm_movemask_ps(_mm_castsi128_ps({m})) != 0)"
+        return self._mask_reduce("_exp_mask_any", "int", m, "or",
+                                 lambda x: f"(_mm_movemask_ps(_mm_castsi128_ps({x})) != 0)")
 
     def mask_all(self, m: str) -> str:
-        return f"(_mm_movemask_ps(_mm_castsi128_ps({m})) == 0xf)"
+        return self._mask_reduce("_exp_mask_all", "int", m, "and",
+                                 lambda x: f"(_mm_movemask_ps(_mm_castsi128_ps({x})) == 0xf)")
 
     # ------------------------------------------------------------------ conversions
     def convert(self, src_k: str, dst_k: str, a: str) -> str:
@@ -198,6 +214,6 @@ class Sse2(Sse41):
                             "    __m128d t = _mm_sub_pd(x, _mm_and_pd(big, _mm_set1_pd(2147483648.0)));\n"
                             "    __m128i s = _mm_shuffle_epi32(_mm_castpd_si128(big), _MM_SHUFFLE(3, 1, 2, 0));\n"
                             "    return _mm_xor_si128(_mm_cvttpd_epi32(t), _mm_slli_epi32(s, 31));\n")
-            return self._narrow(name, s, d, a, f"_mm_unpacklo_epi64({fn}(a.v[0]), {fn}(a.v[1]))")
+            return self._narrow(name, s, d, a, lambda lo, hi: f"_mm_unpacklo_epi64({fn}({lo}), {fn}({hi}))")
         return super().convert(s, d, a)
 

@@ -1,9 +1,12 @@
-"""SSE4.1: 4-lane gangs in 128-bit registers.
+"""SSE4.1: 4-lane gangs (or 8, 12, ..., 32) in 128-bit registers.
 
-Register layout: f32 -> ``__m128``; i32/u32 and the narrow kinds (widened: i8/i16 sign-extended,
-u8/u16 zero-extended) -> ``__m128i``; f64 -> ``_Exp_f64x4`` (2 x ``__m128d``); i64/u64 ->
-``_Exp_i64x4`` (2 x ``__m128i``). A mask is one ``__m128i`` of 32-bit all-ones / all-zeros lanes;
-64-bit kinds use it widened per register (``_mm_unpacklo/hi_epi32(m, m)``).
+Register layout at 4 lanes: f32 -> ``__m128``; i32/u32 and the narrow kinds (widened: i8/i16
+sign-extended, u8/u16 zero-extended) -> ``__m128i``; f64 -> ``_Exp_f64x4`` (2 x ``__m128d``);
+i64/u64 -> ``_Exp_i64x4`` (2 x ``__m128i``). A mask is one ``__m128i`` of 32-bit all-ones /
+all-zeros lanes; 64-bit kinds use it widened per register (``_mm_unpacklo/hi_epi32(m, m)``). With
+8 or 16 lanes every gang (and the mask) is 2 or 4 times as many registers (``_Exp_f32x8`` = 2 x
+``__m128``, ``_Exp_f64x8`` = 4 x ``__m128d``, the mask ``_Exp_i32x8`` = 2 x ``__m128i``): register j
+of a 32-bit-lane gang pairs with registers 2j and 2j+1 of a 64-bit-lane gang.
 
 Native: all f32/f64 arithmetic, comparisons, selects; 8..32-bit integer + - * & | ^, negation, ~,
 comparisons (unsigned through a sign-bit bias), selects, shifts by immediate, uniform or per-lane
@@ -42,6 +45,12 @@ def _not(m: str) -> str:
     return f"_mm_xor_si128({m}, {ONES})"
 
 
+def _pow2(n: str) -> str:
+    """2^n in each 32-bit lane of ``n`` (counts 0..31; 2^31 comes out as INT32_MIN)."""
+    return (f"_mm_cvttps_epi32(_mm_castsi128_ps(_mm_add_epi32(_mm_slli_epi32({n}, 23), "
+            "_mm_set1_epi32(0x3f800000))))")
+
+
 def _join_lo32(p0: str, p1: str) -> str:
     """The low 32 bits of each 64-bit lane of ``p0`` then ``p1`` (both ``__m128i``)."""
     return (f"_mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps({p0}), _mm_castsi128_ps({p1}), "
@@ -49,7 +58,7 @@ def _join_lo32(p0: str, p1: str) -> str:
 
 
 class Sse41(RegIsa):
-    """SSE4.1 with 4 lanes."""
+    """SSE4.1 with 4 lanes (or a multiple of 4: several registers per gang)."""
 
     name = "sse4.1"
     default_lanes = 4
@@ -59,15 +68,18 @@ class Sse41(RegIsa):
 
     def __init__(self, lanes: int | None = None) -> None:
         super().__init__(lanes)
-        if self.lanes != 4:
-            raise ValueError("sse4.1 gangs have 4 lanes")
+        self._check_lanes()
+
+    def _check_lanes(self) -> None:
+        if self.lanes % 4 or self.lanes > 32:  # mask_bits is an unsigned: at most 32 lanes
+            raise ValueError(f"{self.name} gangs have 4, 8, 12, ..., 32 lanes, not {self.lanes}")
 
     # ------------------------------------------------------------------ types and memory
     def regtype(self, k: str) -> str:
         return {"f32": "__m128", "f64": "__m128d"}.get(k, "__m128i")
 
     def mask_type(self) -> str:
-        return "__m128i"
+        return self.vtype("i32")
 
     def _sfx(self, k: str) -> str:
         """Intrinsic suffix of kind ``k``'s lanes: ps, pd, epi32 or epi64."""
@@ -91,13 +103,42 @@ class Sse41(RegIsa):
             return f"_mm_storeu_si64({ptr}, _mm_shuffle_epi8({v}, _mm_setr_epi32(0x05040100, 0x0d0c0908, -1, -1)))"
         return f"_mm_storeu_si128((__m128i *)({ptr}), {v})"
 
-    # ------------------------------------------------------------------ masks of 64-bit kinds
+    def _reg(self, g: str, k: str, j: int) -> str:
+        """Register ``j`` of the gang (or mask, for a 32-bit ``k``) named ``g``."""
+        return g if self.nregs(k) == 1 else f"{g}.v[{j}]"
+
+    # ------------------------------------------------------------------ register plumbing
     def _mask_part(self, m: str, k: str, j: int) -> str:
-        return f"_mm_unpack{'lo' if j == 0 else 'hi'}_epi32({m}, {m})"
+        if self.lane_bits(k) == 32:
+            return self._reg(m, "i32", j)
+        r = self._reg(m, "i32", j // 2)
+        return f"_mm_unpack{'lo' if j % 2 == 0 else 'hi'}_epi32({r}, {r})"
 
     def _mask_join(self, parts: list[str]) -> str:
-        """The 4-lane mask from the two 64-bit-lane register masks ``parts`` (``__m128i``)."""
+        """One mask register (4 lanes) from the two 64-bit-lane register masks ``parts`` (``__m128i``)."""
         return _join_lo32(parts[0], parts[1])
+
+    def _regs_func(self, name: str, out_type: str, params: Sequence[str], exprs: Sequence[str]) -> str:
+        """Need helper ``name`` returning the register ``exprs[0]`` or the struct of ``exprs``."""
+        if len(exprs) == 1:
+            return self._ret_func(name, out_type, params, exprs[0])
+        body = f"    {out_type} r;\n" + "".join(f"    r.v[{j}] = {e};\n" for j, e in enumerate(exprs))
+        return self._func(name, out_type, params, body + "    return r;\n")
+
+    def _pairs(self, name: str, src_k: str, out_k: str, fn: Callable[[list[str], list[str]], str],
+               *gangs: str) -> str:
+        """Gangs (``a``, ``b``) of 64-bit kind ``src_k`` to a gang of 32-bit-lane kind ``out_k`` (or a
+        mask, for ``out_k`` i32): register j of the result is ``fn(registers 2j, registers 2j + 1)``."""
+        vt = self.vtype(src_k)
+        names = "ab"[:len(gangs)]
+        exprs = [fn([f"{g}.v[{2 * j}]" for g in names], [f"{g}.v[{2 * j + 1}]" for g in names])
+                 for j in range(self.nregs(out_k))]
+        self._regs_func(name, self.vtype(out_k), [f"{vt} {g}" for g in names], exprs)
+        return f"{name}({', '.join(gangs)})"
+
+    def _const(self, name: str, k: str, reg: str) -> str:
+        """A gang of kind ``k`` with every register ``reg`` (a constant expression)."""
+        return self._lift(name, self.vtype(k), self.nregs(k), [], lambda _j: reg)
 
     def _fix(self, k: str, e: str) -> str:
         """Re-extend 32-bit lanes holding ``k`` values modulo 2^bits (identity for wide kinds)."""
@@ -110,40 +151,45 @@ class Sse41(RegIsa):
 
     # ------------------------------------------------------------------ gang construction
     def splat(self, k: str, scalar: str) -> str:
-        if scalar.strip() == "0" and self.nregs(k) == 1:
-            return "_mm_setzero_ps()" if k == "f32" else "_mm_setzero_si128()"
+        if scalar.strip() == "0" and self.lane_bits(k) == 32:
+            zero = "_mm_setzero_ps()" if k == "f32" else "_mm_setzero_si128()"
+            return self._const(f"_exp_zero_{'f' if k == 'f32' else 'i'}32", k, zero)
         t = scalar_ctype(k)
         if k == "f32":
-            return f"_mm_set1_ps({scalar})"
-        if self.lane_bits(k) == 32:
-            return f"_mm_set1_epi32(({t})({scalar}))"
-        fn = "_mm_set1_pd({})" if k == "f64" else "_mm_set1_epi64x((long long){})"
+            fn = "_mm_set1_ps({})"
+        elif self.lane_bits(k) == 32:
+            fn = f"_mm_set1_epi32(({t})({{}}))"
+        else:
+            fn = "_mm_set1_pd({})" if k == "f64" else "_mm_set1_epi64x((long long){})"
         return self._lift(f"_exp_splat_{k}", self.vtype(k), self.nregs(k), [Arg(t, scalar)],
                           lambda _j, x: fn.format(x))
 
     def build(self, k: str, scalars: Sequence[str]) -> str:
         if len(scalars) != self.lanes:
             raise ValueError(f"build needs {self.lanes} scalars, got {len(scalars)}")
-        t = scalar_ctype(k)
+        t, rl = scalar_ctype(k), self.reg_lanes(k)
+        parts = [list(scalars[j:j + rl]) for j in range(0, self.lanes, rl)]
         if k == "f32":
-            return f"_mm_setr_ps({', '.join(scalars)})"
-        if self.lane_bits(k) == 32:
-            return f"_mm_setr_epi32({', '.join(f'({t})({s})' for s in scalars)})"
-        if k == "f64":
-            regs = [f"_mm_setr_pd({scalars[j]}, {scalars[j + 1]})" for j in (0, 2)]
+            regs = [f"_mm_setr_ps({', '.join(p)})" for p in parts]
+        elif self.lane_bits(k) == 32:
+            regs = [f"_mm_setr_epi32({', '.join(f'({t})({s})' for s in p)})" for p in parts]
+        elif k == "f64":
+            regs = [f"_mm_setr_pd({p[0]}, {p[1]})" for p in parts]
         else:
-            regs = [f"_mm_set_epi64x((long long)({t})({scalars[j + 1]}), (long long)({t})({scalars[j]}))"
-                    for j in (0, 2)]
+            regs = [f"_mm_set_epi64x((long long)({t})({p[1]}), (long long)({t})({p[0]}))" for p in parts]
+        if len(regs) == 1:
+            return regs[0]
         return f"(({self.vtype(k)}){{{{{', '.join(regs)}}}}})"
 
     def extract(self, k: str, v: str, lane: int) -> str:
         if not 0 <= lane < self.lanes:
             raise ValueError(f"lane {lane} out of range")
-        t = scalar_ctype(k)
-        if k == "f32":
-            return f"_mm_cvtss_f32({v})" if lane == 0 else f"_mm_cvtss_f32(_mm_shuffle_ps({v}, {v}, {lane}))"
+        t, rl = scalar_ctype(k), self.reg_lanes(k)
         if self.lane_bits(k) == 32:
-            return f"(({t})_mm_extract_epi32({v}, {lane}))"
+            r, i = f"({v}).v[{lane // rl}]" if self.nregs(k) > 1 else v, lane % rl
+            if k == "f32":
+                return f"_mm_cvtss_f32({r})" if i == 0 else f"_mm_cvtss_f32(_mm_shuffle_ps({r}, {r}, {i}))"
+            return f"(({t})_mm_extract_epi32({r}, {i}))"
         r, j = f"({v}).v[{lane // 2}]", lane % 2
         if k == "f64":
             return f"_mm_cvtsd_f64({r})" if j == 0 else f"_mm_cvtsd_f64(_mm_unpackhi_pd({r}, {r}))"
@@ -162,7 +208,7 @@ class Sse41(RegIsa):
         if op in "+-":
             return self._map(name, k, lambda x, y: self._fix(k, f"_mm_{OPNAMES[op]}_epi{w}({x}, {y})"), a, b)
         if op == "*" and w == 32:
-            return self._fix(k, f"_mm_mullo_epi32({a}, {b})")
+            return self._map(name, k, lambda x, y: self._fix(k, f"_mm_mullo_epi32({x}, {y})"), a, b)
         if op == "*":
             mul = self._ret_func(
                 "_exp_mullo_epi64", "__m128i", ["__m128i a", "__m128i b"],
@@ -205,17 +251,18 @@ class Sse41(RegIsa):
         s = "sll" if op == "<<" else ("sra" if is_signed(k) else "srl")
         w = self.lane_bits(k)
         if w == 32:
+            name = f"_exp_{OPNAMES[op]}{'u' if n_uniform else 'v'}_{k}"
+            fix = (lambda e: self._fix(k, e)) if op == "<<" else (lambda e: e)
             if not n_uniform and op == "<<":
-                pow2 = f"_mm_cvttps_epi32(_mm_castsi128_ps(_mm_add_epi32(_mm_slli_epi32({n}, 23), " \
-                       "_mm_set1_epi32(0x3f800000))))"
-                return self._fix(k, f"_mm_mullo_epi32({a}, {pow2})")
+                return self._map(name, k, lambda x, c: self._fix(k, f"_mm_mullo_epi32({x}, {_pow2(c)})"), a, n)
             if not n_uniform:
-                e = f"{self._srv32(s == 'sra')}({a}, {n})"
-            elif is_int_literal(n):
-                e = f"_mm_{s}i_epi32({a}, {n.strip()})"
-            else:
-                e = f"_mm_{s}_epi32({a}, _mm_cvtsi32_si128({n}))"
-            return self._fix(k, e) if op == "<<" else e
+                fn = self._srv32(s == "sra")
+                return self._map(name, k, lambda x, c: f"{fn}({x}, {c})", a, n)
+            if is_int_literal(n):
+                c = n.strip()
+                return self._map(f"{name}_by{c}", k, lambda x: fix(f"_mm_{s}i_epi32({x}, {c})"), a)
+            return self._lift(name, self.vtype(k), self.nregs(k), [self.gang_arg(k, a), Arg("int", n)],
+                              lambda _j, x, c: fix(f"_mm_{s}_epi32({x}, _mm_cvtsi32_si128({c}))"))
         vt = self.vtype(k)
         if not n_uniform:
             fn = self._shv64(s)
@@ -247,24 +294,27 @@ class Sse41(RegIsa):
     def cmp(self, op: str, k: str, a: str, b: str) -> str:
         if op not in CMPOPS:
             raise ValueError(f"unknown comparison {op!r}")
-        if k == "f32":
-            return f"_mm_castps_si128(_mm_cmp{FCMP[op]}_ps({a}, {b}))"
         name = f"_exp_{OPNAMES[op]}_{k}"
+        if k == "f32":
+            return self._map(name, k, lambda x, y: f"_mm_castps_si128(_mm_cmp{FCMP[op]}_ps({x}, {y}))",
+                             a, b, out_k="i32")
         if k == "f64":
-            parts = [f"_mm_castpd_si128(_mm_cmp{FCMP[op]}_pd(a.v[{j}], b.v[{j}]))" for j in (0, 1)]
-            vt = self.vtype(k)
-            self._ret_func(name, "__m128i", [f"{vt} a", f"{vt} b"], self._mask_join(parts))
-            return f"{name}({a}, {b})"
+            def fpair(lo: list[str], hi: list[str]) -> str:
+                return self._mask_join([f"_mm_castpd_si128(_mm_cmp{FCMP[op]}_pd({x}, {y}))" for x, y in (lo, hi)])
+            return self._pairs(name, k, "i32", fpair, a, b)
         neg = op in ("!=", "<=", ">=")
         base = {"!=": "==", "<=": ">", ">=": "<"}.get(op, op)
         if self.lane_bits(k) == 32:
-            if k == "u32" and base != "==":
-                a, b = f"_mm_xor_si128({a}, {SIGN32})", f"_mm_xor_si128({b}, {SIGN32})"
-            intr = {"==": "_mm_cmpeq_epi32", "<": "_mm_cmplt_epi32", ">": "_mm_cmpgt_epi32"}[base]
-            e = f"{intr}({a}, {b})"
-            return _not(e) if neg else e
+            def one32(x: str, y: str) -> str:
+                if k == "u32" and base != "==":
+                    x, y = f"_mm_xor_si128({x}, {SIGN32})", f"_mm_xor_si128({y}, {SIGN32})"
+                intr = {"==": "_mm_cmpeq_epi32", "<": "_mm_cmplt_epi32", ">": "_mm_cmpgt_epi32"}[base]
+                e = f"{intr}({x}, {y})"
+                return _not(e) if neg else e
+            return self._map(name, k, one32, a, b, out_k="i32")
         if base == "==":
-            parts = [f"_mm_cmpeq_epi64(a.v[{j}], b.v[{j}])" for j in (0, 1)]
+            def one(x: str, y: str) -> str:
+                return f"_mm_cmpeq_epi64({x}, {y})"
         else:
             gt = self._func(
                 "_exp_cmpgt_biased_epi64", "__m128i", ["__m128i a", "__m128i b"],
@@ -272,13 +322,16 @@ class Sse41(RegIsa):
                 "    __m128i gt = _mm_cmpgt_epi32(a, b);\n"
                 "    __m128i r = _mm_or_si128(gt, _mm_and_si128(_mm_cmpeq_epi32(a, b), _mm_slli_epi64(gt, 32)));\n"
                 "    return _mm_shuffle_epi32(r, _MM_SHUFFLE(3, 3, 1, 1));\n")
-            x, y = ("a", "b") if base == ">" else ("b", "a")
-            parts = [f"{gt}(_mm_xor_si128({x}.v[{j}], {BIAS64[k]}), _mm_xor_si128({y}.v[{j}], {BIAS64[k]}))"
-                     for j in (0, 1)]
-        e = self._mask_join(parts)
-        vt = self.vtype(k)
-        self._ret_func(name, "__m128i", [f"{vt} a", f"{vt} b"], _not(e) if neg else e)
-        return f"{name}({a}, {b})"
+
+            def one(x: str, y: str) -> str:
+                if base == "<":
+                    x, y = y, x
+                return f"{gt}(_mm_xor_si128({x}, {BIAS64[k]}), _mm_xor_si128({y}, {BIAS64[k]}))"
+
+        def ipair(lo: list[str], hi: list[str]) -> str:
+            e = self._mask_join([one(*lo), one(*hi)])
+            return _not(e) if neg else e
+        return self._pairs(name, k, "i32", ipair, a, b)
 
     def select(self, k: str, m: str, a: str, b: str) -> str:
         if is_float(k):
@@ -293,34 +346,55 @@ class Sse41(RegIsa):
                           [self.mask_arg(k, m), self.gang_arg(k, a), self.gang_arg(k, b)], fn)
 
     def mask_const(self, value: bool) -> str:
-        return ONES if value else "_mm_setzero_si128()"
+        return self._const(f"_exp_mask_{'ones' if value else 'zeros'}", "i32",
+                           ONES if value else "_mm_setzero_si128()")
+
+    def _mask2(self, name: str, fn: Callable[[str, str], str], a: str, b: str) -> str:
+        return self._map(f"_exp_mask_{name}", "i32", fn, a, b)
 
     def mask_and(self, a: str, b: str) -> str:
-        return f"_mm_and_si128({a}, {b})"
+        return self._mask2("and", lambda x, y: f"_mm_and_si128({x}, {y})", a, b)
 
     def mask_or(self, a: str, b: str) -> str:
-        return f"_mm_or_si128({a}, {b})"
+        return self._mask2("or", lambda x, y: f"_mm_or_si128({x}, {y})", a, b)
 
     def mask_xor(self, a: str, b: str) -> str:
-        return f"_mm_xor_si128({a}, {b})"
+        return self._mask2("xor", lambda x, y: f"_mm_xor_si128({x}, {y})", a, b)
 
     def mask_andnot(self, a: str, b: str) -> str:
-        return f"_mm_andnot_si128({b}, {a})"
+        return self._mask2("andnot", lambda x, y: f"_mm_andnot_si128({y}, {x})", a, b)
 
     def mask_not(self, a: str) -> str:
-        return _not(a)
+        return self._map("_exp_mask_not", "i32", _not, a)
 
     def mask_to_int(self, m: str) -> str:
-        return f"_mm_srli_epi32({m}, 31)"
+        return self._map("_exp_mask_to_int", "i32", lambda x: f"_mm_srli_epi32({x}, 31)", m)
+
+    def _mask_reduce(self, name: str, ret: str, m: str, combine: str, expr: Callable[[str], str]) -> str:
+        """``expr`` of all the mask's registers folded with ``_mm_<combine>_si128``."""
+        n = self.nregs("i32")
+        if n == 1:
+            return expr(m)
+        acc = "a.v[0]"
+        for j in range(1, n):
+            acc = f"_mm_{combine}_si128({acc}, a.v[{j}])"
+        self._ret_func(name, ret, [f"{self.mask_type()} a"], expr(acc))
+        return f"{name}({m})"
 
     def mask_bits(self, m: str) -> str:
-        return f"((unsigned)_mm_movemask_ps(_mm_castsi128_ps({m})))"
+        n = self.nregs("i32")
+        if n == 1:
+            return f"((unsigned)_mm_movemask_ps(_mm_castsi128_ps({m})))"
+        bits = [f"(unsigned)_mm_movemask_ps(_mm_castsi128_ps(a.v[{j}]))" for j in range(n)]
+        e = " | ".join([bits[0], *(f"({b} << {4 * j})" for j, b in enumerate(bits) if j)])
+        self._ret_func("_exp_mask_bits", "unsigned", [f"{self.mask_type()} a"], e)
+        return f"_exp_mask_bits({m})"
 
     def mask_any(self, m: str) -> str:
-        return f"(!_mm_testz_si128({m}, {ONES}))"
+        return self._mask_reduce("_exp_mask_any", "int", m, "or", lambda x: f"(!_mm_testz_si128({x}, {ONES}))")
 
     def mask_all(self, m: str) -> str:
-        return f"_mm_testc_si128({m}, {ONES})"
+        return self._mask_reduce("_exp_mask_all", "int", m, "and", lambda x: f"_mm_testc_si128({x}, {ONES})")
 
     # ------------------------------------------------------------------ conversions
     def _half(self, k: str, p: str, j: int) -> str:
@@ -330,14 +404,16 @@ class Sse41(RegIsa):
         return f"_mm_movehl_ps({p}, {p})" if k == "f32" else f"_mm_srli_si128({p}, 8)"
 
     def _widen(self, name: str, src_k: str, dst_k: str, a: str, fn: Callable[[str], str]) -> str:
-        """A gang of 64-bit kind ``dst_k`` from the 32-bit-lane ``a``: register j is ``fn(half j)``."""
-        return self._lift(name, self.vtype(dst_k), self.nregs(dst_k), [Arg(self.vtype(src_k), a)],
-                          lambda j, p: fn(self._half(src_k, p, j)))
+        """A gang of 64-bit kind ``dst_k`` from the 32-bit-lane ``a``: register j is
+        ``fn(half j % 2 of register j // 2)``."""
+        part = None if self.nregs(src_k) == 1 else (lambda p, j: f"{p}.v[{j // 2}]")
+        return self._lift(name, self.vtype(dst_k), self.nregs(dst_k), [Arg(self.vtype(src_k), a, part)],
+                          lambda j, p: fn(self._half(src_k, p, j % 2)))
 
-    def _narrow(self, name: str, src_k: str, dst_k: str, a: str, expr: str) -> str:
-        """Helper of one parameter ``a`` (gang of 64-bit kind ``src_k``) returning ``expr``."""
-        self._ret_func(name, self.vtype(dst_k), [f"{self.vtype(src_k)} a"], expr)
-        return f"{name}({a})"
+    def _narrow(self, name: str, src_k: str, dst_k: str, a: str, fn: Callable[[str, str], str]) -> str:
+        """A gang of 32-bit-lane kind ``dst_k`` from the 64-bit-lane ``a`` (the helper's parameter
+        ``a``): register j is ``fn(register 2j, register 2j + 1)``."""
+        return self._pairs(name, src_k, dst_k, lambda lo, hi: fn(lo[0], hi[0]), a)
 
     def convert(self, src_k: str, dst_k: str, a: str) -> str:
         if src_k == dst_k:
@@ -349,23 +425,24 @@ class Sse41(RegIsa):
             if sw == 32 and dw == 32:
                 sb, db = kind_bits(s), kind_bits(d)
                 fits = sb < db and (is_signed(d) or not is_signed(s))
-                return a if fits or db == 32 else self._fix(d, a)
+                return a if fits or db == 32 else self._map(name, d, lambda x: self._fix(d, x), a)
             if sw == 64 and dw == 64:
                 return a
             if dw == 64:
                 return self._widen(name, s, d, a, lambda h: f"_mm_cvt{'epu' if s == 'u32' else 'epi'}32_epi64({h})")
-            return self._narrow(name, s, d, a, self._fix(d, _join_lo32("a.v[0]", "a.v[1]")))
+            return self._narrow(name, s, d, a, lambda lo, hi: self._fix(d, _join_lo32(lo, hi)))
         if is_float(s) and is_float(d):
             if s == "f32":
                 return self._widen(name, s, d, a, lambda h: f"_mm_cvtps_pd({h})")
-            return self._narrow(name, s, d, a, "_mm_movelh_ps(_mm_cvtpd_ps(a.v[0]), _mm_cvtpd_ps(a.v[1]))")
+            return self._narrow(name, s, d, a, lambda lo, hi: f"_mm_movelh_ps(_mm_cvtpd_ps({lo}), _mm_cvtpd_ps({hi}))")
         if not is_float(s):
             if sw == 64:
                 return super().convert(s, d, a)
             if d == "f32" and s != "u32":
-                return f"_mm_cvtepi32_ps({a})"
+                return self._map(name, s, lambda x: f"_mm_cvtepi32_ps({x})", a, out_k=d)
             if d == "f32":
-                return f"{self._u32_to_f32()}({a})"
+                fn = self._u32_to_f32()
+                return self._map(f"{name}_regs", s, lambda x: f"{fn}({x})", a, out_k=d)
             if s != "u32":
                 return self._widen(name, s, d, a, lambda h: f"_mm_cvtepi32_pd({h})")
             return self._widen(name, s, d, a,
@@ -375,12 +452,17 @@ class Sse41(RegIsa):
         if dw == 64:
             return super().convert(s, d, a)
         if s == "f32":
-            return f"{self._f32_to_u32()}({a})" if d == "u32" else f"_mm_cvttps_epi32({a})"
+            if d == "u32":
+                fn = self._f32_to_u32()
+                return self._map(f"{name}_regs", s, lambda x: f"{fn}({x})", a, out_k=d)
+            return self._map(name, s, lambda x: f"_mm_cvttps_epi32({x})", a, out_k=d)
         if d == "u32":
-            parts = [f"_mm_castpd_si128(_mm_add_pd(_mm_round_pd(a.v[{j}], _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC), "
-                     "_mm_set1_pd(4503599627370496.0)))" for j in (0, 1)]
-            return self._narrow(name, s, d, a, _join_lo32(*parts))
-        return self._narrow(name, s, d, a, "_mm_unpacklo_epi64(_mm_cvttpd_epi32(a.v[0]), _mm_cvttpd_epi32(a.v[1]))")
+            def trunc(x: str) -> str:
+                return (f"_mm_castpd_si128(_mm_add_pd(_mm_round_pd({x}, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC), "
+                        "_mm_set1_pd(4503599627370496.0)))")
+            return self._narrow(name, s, d, a, lambda lo, hi: _join_lo32(trunc(lo), trunc(hi)))
+        return self._narrow(name, s, d, a,
+                            lambda lo, hi: f"_mm_unpacklo_epi64(_mm_cvttpd_epi32({lo}), _mm_cvttpd_epi32({hi}))")
 
     def _u32_to_f32(self) -> str:
         """Helper: u32 -> f32 correctly rounded (exact 16-bit halves, one rounding in the add)."""

@@ -248,7 +248,7 @@ class Prog:
                 f"{ind}{isa.storeu('u32', 's', sel)};",
                 f"{ind}unsigned bits = {isa.mask_bits('m')};",
                 f"{ind}int any = {isa.mask_any('m')}, all = {isa.mask_all('m')}, want_any = 0, want_all = 1;",
-                f"{ind}if (bits >> {lanes}) fail({idx}, \"bits\", j, 0, &bits, &bits, 4);",
+                f"{ind}if ((unsigned long long)bits >> {lanes}) fail({idx}, \"bits\", j, 0, &bits, &bits, 4);",
                 f"{ind}for (int i = 0; i < {lanes}; i++) {{",
                 f"{ind}    int32_t e = ({c.ref}) ? 1 : 0;",
                 f"{ind}    uint32_t es = e ? 0xffffffffu : 0, eb = (unsigned)e;",
