@@ -66,6 +66,8 @@ def _closes_at_end(e: str, i: int) -> bool:
 class Avx512(RegIsa):
     """AVX-512F/BW/DQ/VL with 16 (or 32) lanes and mask-register predicates."""
 
+    boscc_test_cost = 2  # vptest/kortest + branch
+    boscc_plain_cost = 2  # measured: floorf/truncf/roundf gain from guarding their rare regions
     name = "avx512"
     default_lanes = 16
     CFLAGS = ("-mavx512f", "-mavx512bw", "-mavx512dq", "-mavx512vl")

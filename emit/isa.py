@@ -113,6 +113,12 @@ class Isa:
     because they do the scalar C operation on arrays. The printer includes ``<stdint.h>`` itself.
     """
 
+    #: BOSCC cost model (predication/boscc.py): what one all-false test costs, in vector ops, and the
+    #: work from which a region with no branch hint is worth a test (None: never; measured per ISA
+    #: with ``python -m mathlib.bench``).
+    boscc_test_cost: int = 4
+    boscc_plain_cost: int | None = None
+
     name: str = "generic"
     default_lanes: int = 4
     #: class-level defaults of the per-instance lists ``cflags``, ``headers``, ``cc``, ``run_prefix``

@@ -104,7 +104,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         if dot is not None:
             dot.append(to_dot(lin))
         shapes = analyze(fn.params, lin.stmts)
-        insert_guards(lin, boscc, getattr(isa, "boscc_cost", 4))
+        insert_guards(lin, boscc, isa.boscc_test_cost, isa.boscc_plain_cost)
         printer = FunctionPrinter(isa, lin, shapes, prefix, set(expandable))
         vname = f"{prefix}{name}"
         bodies.append(printer.function(vname, used))

@@ -42,20 +42,22 @@ from .ifconvert import Linear
 EXPENSIVE = 1000  # per-lane calls, gathers, loops
 
 
-def insert_guards(lin: Linear, mode: str, test_cost: int = 4, varying=lambda e: True) -> None:
+def insert_guards(lin: Linear, mode: str, test_cost: int = 4, plain_cost: int | None = None) -> None:
+    """``test_cost``: ops a guard's test costs; ``plain_cost``: the work from which a region with no
+    ``__builtin_expect`` hint is worth a test on this ISA (None: never), both from the ISA table."""
     if mode == "off":
         return
-    g = _Guarder(lin, mode, test_cost, varying)
+    g = _Guarder(lin, mode, test_cost, plain_cost)
     lin.stmts = g.guard_list(lin.stmts, None)
     g.add_resets(lin.stmts)
 
 
 class _Guarder:
-    def __init__(self, lin: Linear, mode: str, test_cost: int, varying) -> None:
+    def __init__(self, lin: Linear, mode: str, test_cost: int, plain_cost: int | None) -> None:
         self.lin = lin
         self.mode = mode
         self.test_cost = test_cost
-        self.varying = varying
+        self.plain_cost = plain_cost
         self.block_of = lin.block_of
         self.mask = lin.block_mask
 
@@ -113,10 +115,10 @@ class _Guarder:
         return out
 
     def worth(self, a: BasicBlock, body: list[Stmt]) -> bool:
-        """The cost model of ``auto`` (measured: see the README's BOSCC numbers). Guarding a region
-        the lanes usually enter costs a test and buys nothing, and without a profile we cannot tell
-        how often a plain branch is skipped, so ``auto`` guards only regions with per-lane calls,
-        gathers or loops, and regions the source marks unlikely that do more work than the test."""
+        """The cost model of ``auto`` (measured: see the README's BOSCC numbers). Regions with per-lane
+        calls, gathers or loops are always guarded; regions the source marks likely never; regions
+        marked unlikely when they do more work than the test; unmarked regions when the ISA's test
+        is cheap enough for their work (``plain_cost``: measured per ISA, None on SSE)."""
         if self.mode == "all":
             return True
         if a.hint is True:
@@ -124,7 +126,9 @@ class _Guarder:
         cost = sum(self.cost(s) for s in body)
         if cost >= EXPENSIVE:
             return True
-        return a.hint is False and cost >= self.test_cost
+        if a.hint is False:
+            return cost >= self.test_cost
+        return self.plain_cost is not None and cost >= self.plain_cost
 
     def cost(self, s: Stmt) -> int:
         if isinstance(s, (MaskedLoop,)):
