@@ -24,6 +24,8 @@ class BasicBlock:
     preds: list[BasicBlock] = field(default_factory=list)
     order: int = -1
     pseudo: str | None = None  # 'back' | 'break' | 'out:LABEL' in loop bodies
+    hint: bool | None = None  # reached by a branch edge marked likely (True) / unlikely (False)
+    cfg: CFG | None = None
 
     @property
     def succs(self) -> list[BasicBlock]:
@@ -52,6 +54,7 @@ class CFG:
 
     def new(self) -> BasicBlock:
         b = BasicBlock(len(self.blocks))
+        b.cfg = self
         self.blocks.append(b)
         return b
 
@@ -129,6 +132,8 @@ def build_cfg(body: list[Stmt], in_loop: bool = False) -> CFG:
             elif isinstance(s, If):
                 t, e, join = g.new(), g.new(), g.new()
                 cur.term = ("branch", s.cond, t, e, s)
+                if s.likely is not None:
+                    t.hint, e.hint = s.likely, not s.likely
                 t_end = visit(s.then, start(t))
                 if t_end.term is None:
                     t_end.term = ("jump", join, None)

@@ -248,11 +248,21 @@ class BreakIf(Stmt):
     cond: Expr
 
 
+@dataclass(eq=False)
+class Guard(Stmt):
+    """BOSCC: run ``body`` only if some lane of ``mask`` is on; otherwise set ``resets`` (masks
+    computed inside and read after) to all-false."""
+
+    mask: Symbol
+    body: list[Stmt]
+    resets: list[Symbol] = field(default_factory=list)
+
+
 def flatten(stmts: list[Stmt]) -> Iterator[Stmt]:
-    """Every statement of an if-converted list, including those inside masked loops."""
+    """Every statement of an if-converted list, including those inside masked loops and guards."""
     for s in stmts:
         yield s
-        if isinstance(s, MaskedLoop):
+        if isinstance(s, (MaskedLoop, Guard)):
             yield from flatten(s.body)
 
 
