@@ -137,8 +137,13 @@ class FunctionPrinter:
 
     # ------------------------------------------------------------------ expressions
     def scalar(self, e: Expr) -> str:
-        """A uniform expression as scalar C."""
-        return cexpr(e)
+        """A uniform expression as scalar C. Under a partial mask, a uniform integer division runs
+        only if some lane is on (if one is, the scalar code divided by the same values)."""
+        text = cexpr(e)
+        if self.cur_mask is not None and any(isinstance(n, Binary) and n.op in ("/", "%") and n.type.is_int()
+                                             for n in e.walk()):
+            return f"({self.isa.mask_any(self.cur_mask.name)} ? {text} : 0)"
+        return text
 
     def splat_const(self, c: Const, k: str) -> str:
         """A broadcast constant, spelled as in the source where that spelling has the lane's value."""

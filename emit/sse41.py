@@ -281,9 +281,14 @@ class Sse41(RegIsa):
             raise ValueError(f"unary {op!r} on {k}")
         name = f"_exp_{'neg' if op == '-' else 'not'}_{k}"
         if is_float(k):
+            # Flip the sign bit with an integer add, not an xor: GCC 12 folds `(x ^ -0.0) == x` into
+            # `-0.0 == 0.0` (true) even for a floating-point compare (tests/fuzz_regressions/neg_compare.c).
             sfx = self._sfx(k)
-            zero = "-0.0f" if k == "f32" else "-0.0"
-            return self._map(name, k, lambda x: f"_mm_xor_{sfx}({x}, _mm_set1_{sfx}({zero}))", a)
+            if k == "f32":
+                return self._map(name, k, lambda x: f"_mm_castsi128_ps(_mm_add_epi32(_mm_castps_si128({x}), "
+                                                    f"_mm_set1_epi32((int)0x80000000u)))", a)
+            return self._map(name, k, lambda x: f"_mm_castsi128_{sfx}(_mm_add_epi64(_mm_cast{sfx}_si128({x}), "
+                                                f"_mm_set1_epi64x((long long)0x8000000000000000ull)))", a)
         if op == "-":
             w = self.lane_bits(k)
             return self._map(name, k, lambda x: self._fix(k, f"_mm_sub_epi{w}(_mm_setzero_si128(), {x})"), a)

@@ -2,7 +2,23 @@
 
 from __future__ import annotations
 
-from .ir import Assign, BreakIf, Call, Expr, ExprStmt, MaskedLoop, Stmt, Symbol, Var, flatten, vars_read
+from .ir import (
+    Assign,
+    Binary,
+    BreakIf,
+    Call,
+    Expr,
+    ExprStmt,
+    Index,
+    MaskedLoop,
+    Member,
+    Stmt,
+    Symbol,
+    Unary,
+    Var,
+    flatten,
+    vars_read,
+)
 
 
 def eliminate_dead(stmts: list[Stmt], live_out: list[Expr]) -> tuple[list[Stmt], set[Symbol]]:
@@ -12,11 +28,12 @@ def eliminate_dead(stmts: list[Stmt], live_out: list[Expr]) -> tuple[list[Stmt],
         for e in live_out:
             used |= vars_read(e)
         for s in flatten(stmts):
-            own = s.target.sym if isinstance(s, Assign) and isinstance(s.target, Var) else None
+            own = s.target.sym if isinstance(s, Assign) and isinstance(s.target, Var) \
+                and not isinstance(s.value, Call) else None
             for e in _reads(s):
                 used |= vars_read(e) - {own}  # a variable read only by its own updates is dead
             m = getattr(s, "mask", None)
-            if m is not None:
+            if m is not None and _needs_mask(s):
                 used.add(m)
             if isinstance(s, MaskedLoop) and s.active is not None:
                 used.add(s.active)
@@ -28,11 +45,32 @@ def eliminate_dead(stmts: list[Stmt], live_out: list[Expr]) -> tuple[list[Stmt],
     return stmts, used | defined
 
 
+def _needs_mask(s: Stmt) -> bool:
+    """Whether the printer reads the statement's mask: blends, stores, per-lane calls, and the safe
+    divisors and gather indexes of division and table reads."""
+    if not isinstance(s, Assign):
+        return True
+    if getattr(s, "blend", False) or not isinstance(s.target, Var) or isinstance(s.value, Call):
+        return True
+    for n in s.value.walk():
+        if isinstance(n, Binary) and n.op in ("/", "%") and n.type.is_int():
+            return True
+        if isinstance(n, (Index, Member)) or (isinstance(n, Unary) and n.op == "*"):
+            return True
+    return False
+
+
 def _sweep(stmts: list[Stmt], used: set[Symbol]) -> tuple[list[Stmt], bool]:
     out: list[Stmt] = []
     removed = False
     for s in stmts:
         if _dead(s, used):
+            removed = True
+            continue
+        if isinstance(s, Assign) and isinstance(s.target, Var) and isinstance(s.value, Call) \
+                and s.target.sym not in used:
+            # Kept for the call's side effects; the result is dead.
+            out.append(ExprStmt(s.coord, s.value, mask=s.mask))
             removed = True
             continue
         if isinstance(s, MaskedLoop):
