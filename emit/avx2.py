@@ -68,7 +68,7 @@ class Avx2(RegIsa):
     """AVX2 with 8 lanes (or a multiple of 8: several registers per gang)."""
 
     boscc_test_cost = 3  # vptest/kortest + branch
-    boscc_plain_cost = 4  # measured: floorf/truncf/roundf gain from guarding their rare regions
+    boscc_plain_cost = 1  # measured: floorf/truncf/roundf gain from guarding their rare regions
     name = "avx2"
     default_lanes = 8
     CFLAGS = ("-mavx2",)
