@@ -314,7 +314,9 @@ class Neon(RegIsa):
             return self._map(f"_exp_{OPNAMES[op]}{c}_{k}", k, lambda x: done(f"{intr}_{sfx}({x}, {c})"), a)
         if n_uniform:
             def by(c: str) -> str:
-                return f"vdupq_n_s{w}({c if op == '<<' else f'-({c})'})"
+                # Negate as a signed count: -(unsigned long)1 would overflow the int64 lane type.
+                c = f"(int{w}_t)({c})"
+                return f"vdupq_n_s{w}({c if op == '<<' else f'-{c}'})"
             return self._lift(name, self.vtype(k), self.nregs(k), [self.gang_arg(k, a), Arg("int", n)],
                               lambda _j, x, c: done(f"vshlq_{sfx}({x}, {by(c)})"))
 

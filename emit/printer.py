@@ -285,7 +285,11 @@ class FunctionPrinter:
         if isinstance(e, Const) and e.type == MASK:
             return isa.mask_const(bool(e.value))
         if not self.sh.varying(e):
-            return isa.int_to_mask("i32", isa.splat("i32", f"({self.scalar(e)}) != 0"))
+            # The truth value goes through a scalar first: powerpc GCC 12 crashes on vec_splats of
+            # an expression with a comparison (tests/fuzz_regressions/altivec_uniform_condition.c).
+            cond = self.fresh("cond")
+            self.lines.append(f"{self.indent}int {cond} = ({self.scalar(e)}) != 0;")
+            return isa.int_to_mask("i32", isa.splat("i32", cond))
         if isinstance(e, Binary) and e.op == "&&" and isinstance(e.right, Unary) and e.right.op == "!":
             return isa.mask_andnot(self.mask(e.left), self.mask(e.right.operand))
         if isinstance(e, Binary) and e.op == "&&":

@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"expand: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    mod = read_file_any(path, text, args.include, args.define, args.undef, frontend=args.frontend)
+    mod = read_file_any(path, text, args.include, args.define, args.undef, frontend=args.frontend, cc=isa.cc)
     dots: list[str] | None = [] if args.dot else None
     result = expand_module(mod, isa, functions=_split(args.functions) or None,
                            expandable=set(_split(args.expandable)), prefix=args.prefix,

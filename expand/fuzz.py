@@ -10,16 +10,27 @@ every call. ``check_source`` expands ``f`` in-process and verifies it with ``exp
 call-log mode: return values bit for bit *and*, for each input, the same calls with the same
 arguments in the same order in the scalar run and in that input's lane of the vector run.
 
+NaNs: which operand's NaN an operation returns (so its sign and payload) is the C compiler's choice
+(gcc orders the operands of commutative operations as it likes, and x86 returns the first NaN), so
+a NaN result matches any NaN (``verify(nan_bits=False)``), the log functions record one NaN, and a
+computed NaN stored to a union's float member is made the quiet NaN before the int member reads it.
+NaN inputs copied unchanged keep their bits, and everything else is compared bit for bit.
+
+A few percent of the programs carry a construct expand must refuse (``switch``, ``volatile``, inline
+assembly): for those the diagnostic is the expected outcome. ``GenOptions(loops=True)`` (``--loops``)
+adds loops with small per-lane trip counts; it is off by default.
+
 ``expand-fuzz --count N --isa X --seed S [--out DIR] [--random R]`` checks N programs (on 2
-processes), delta-debugs every failure down to a small program written to DIR with a README line
-telling how to reproduce it, prints ``expand-fuzz: N programs, M mismatches, C crashes, T s`` and
-exits 1 if anything failed. ``expand-fuzz --replay FILE.c`` checks a written program again.
+processes), delta-debugs the first failure of each kind down to a small program written to DIR
+with a README line telling how to reproduce it, prints ``expand-fuzz: N programs, M mismatches,
+C crashes, T s`` and exits 1 if anything failed (crashes: tracebacks, unexpected or missing
+diagnostics, vector code that does not compile, harnesses that die). ``expand-fuzz --replay
+FILE.c`` checks a written program again; ``--print`` shows the programs of a seed.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import copy
 import multiprocessing
 import os
@@ -30,6 +41,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
@@ -88,15 +100,19 @@ int64_t log_i64(int site, int64_t v) {
     return (int64_t)((uint64_t)v * 5u + (uint64_t)site);
 }
 uint64_t log_u64(int site, uint64_t v) { vfy_log_record(site, v); return (v >> 1) + (uint64_t)site; }
+/* NaNs are recorded as one NaN: C leaves their signs and payloads to the compiler (which operand's
+   NaN an addition returns depends on how it orders the operands). */
 float log_f32(int site, float v) {
-    uint32_t b;
-    memcpy(&b, &v, sizeof b);
+    uint32_t b = 0x7fc00000u;
+    if (v == v)
+        memcpy(&b, &v, sizeof b);
     vfy_log_record(site, b);
     return v * 0.5f + (float)site;
 }
 double log_f64(int site, double v) {
-    uint64_t b;
-    memcpy(&b, &v, sizeof b);
+    uint64_t b = 0x7ff8000000000000u;
+    if (v == v)
+        memcpy(&b, &v, sizeof b);
     vfy_log_record(site, b);
     return v - (double)site;
 }
@@ -174,6 +190,11 @@ class If(Stmt):
     cond: Expr
     then: list[Stmt]
     els: list[Stmt]
+
+
+@dataclass(eq=False)
+class NanFix(If):
+    """``if (u.f != u.f) u.i = NaN;`` after a store to a union's float member: goes with that store."""
 
 
 @dataclass(eq=False)
@@ -294,9 +315,7 @@ def _reads(fn: Func, dropped: set[int]) -> set[str]:
                     out.add(_base_name(n.name))
         if isinstance(s, Raw):
             out.update(s.reads)
-        if isinstance(s, Assign) and s.op != "=":
-            pass  # a compound assignment reads its target, but only for itself
-    return out
+    return out  # (a compound assignment reads its target only for itself: not counted, as gcc does)
 
 
 def dead_stores(fn: Func) -> set[int]:
@@ -405,7 +424,7 @@ def render(p: Program) -> str:
 class GenOptions:
     """Knobs of the generator (the defaults are what the CI fuzz run uses)."""
 
-    loops: bool = False  # expand refuses loops for now: off until the loop issue lands
+    loops: bool = False  # off until loops are part of what expand promises
     diagnostics: float = 0.03  # share of programs with a construct expand must refuse
     max_params: int = 3
     max_stmts: int = 9  # top-level statements of f (besides declarations and the final return)
@@ -431,7 +450,7 @@ class Var:
     assignable: bool = True
 
 
-DIAGNOSTICS = ("switch", "volatile", "assembly", "loop")
+DIAGNOSTICS = ("switch", "volatile", "assembly")
 
 
 class Gen:
@@ -545,7 +564,8 @@ class Gen:
             budget.calls -= 1
             return Call(ty, LOG_FN[ty], [self.expr(ty, d, scope, Budget(0))], self.next_site())
         if (budget.calls > 0 and self.helper is not None and not self.in_helper and r < 0.14
-                and self.helper_calls < 4):
+                and self.helper_calls < 4 and not (self.helper.ret in FLOATS and ty in INTS)):
+            # (a float result would be range-checked before becoming an int: three calls)
             budget.calls -= 1
             return convert(self.helper_call(d, scope), ty)
         r = self.rng.random()
@@ -577,6 +597,8 @@ class Gen:
             if ty in ("int", "int64_t"):
                 u = UNSIGNED_OF[ty]
                 return Op(ty, f"({ty})(({u}){{0}} {op} ({u}){{1}})", [a, b])
+            if op != "*" and ty in FLOATS and (_zero_lit(a) or _zero_lit(b)):
+                op = "*"  # see _zero_lit
             return Op(ty, f"({{0}} {op} {{1}})", [a, b])
         if kind == "bit":
             op = self.pick(["&", "|", "^"])
@@ -648,7 +670,12 @@ class Gen:
         a, b = self.expr(ty, d, scope, budget), self.expr(other, d, scope, budget)
         if self.chance(0.5):
             a, b = b, a
-        return Op(ty, f"({{0}} {self.pick(ops)} {{1}})", [a, b])
+        op = self.pick(ops)
+        if op == "/" and b.ty in INTS:  # gcc -Wall: "division by zero" for what folds to an integer 0
+            op = "*"
+        if op in "+-" and (_zero_lit(a) or _zero_lit(b)):
+            op = "*"  # see _zero_lit
+        return Op(ty, f"({{0}} {op} {{1}})", [a, b])
 
     def compare(self, d: int, scope: list[Var], budget: Budget) -> Expr:
         op = self.pick(["<", "<=", ">", ">=", "==", "!="])
@@ -717,7 +744,7 @@ class Gen:
             if nest > 0 and self.chance(0.5):
                 return [ret_stmt]
             return [If(self.cond(2, scope, Budget(1), top=True), [ret_stmt], [])]
-        if r < 0.84:
+        if r < 0.84 and (self.in_helper or self.site < 90):
             ty = self.pick(TYPES)
             return [CallStmt(Call(ty, LOG_FN[ty], [self.expr(ty, depth - 1, scope, Budget(0))],
                                   self.next_site()))]
@@ -725,8 +752,12 @@ class Gen:
             i = self.fresh("i")
             bound = Op("int", "({0} & 7)", [self.expr("int", 1, scope, Budget(0))])
             inner = [*scope, Var("int", i, assignable=False)]
-            body = [Assign(v.name, self.expr(v.ty, 2, inner, Budget(0)))
-                    for v in self.rng.sample(targets, min(len(targets), 2))] if targets else []
+            body: list[Stmt] = [Assign(v.name, self.expr(v.ty, 2, inner, Budget(0)))
+                                for v in self.rng.sample(targets, min(len(targets), 2))]
+            if self.chance(0.4) and self.site < 90:  # a call site reached once per iteration
+                ty = self.pick(TYPES)
+                body.insert(self.rng.randint(0, len(body)),
+                            CallStmt(Call(ty, LOG_FN[ty], [self.expr(ty, 1, inner, Budget(0))], self.next_site())))
             return [Loop(i, bound, body)] if body else []
         if targets:
             v = self.pick(targets)
@@ -736,7 +767,7 @@ class Gen:
     def compound(self, v: Var, scope: list[Var]) -> Stmt:
         e = self.expr(v.ty, 2, scope, Budget(1))
         if v.ty in FLOATS:
-            return Assign(v.name, e, self.pick(["+=", "-=", "*="]))
+            return Assign(v.name, e, "*=" if _zero_lit(e) else self.pick(["+=", "-=", "*="]))
         if v.ty in ("unsigned", "uint64_t"):
             op = self.pick(["+=", "-=", "*=", "&=", "|=", "^=", ">>=", "<<="])
         else:
@@ -804,9 +835,12 @@ class Gen:
                        [final, convert(Ref(v.ty, v.name), ret)])
         body.append(Return(final, keep=True))
         f = Func("f", ret, params, body)
+        assigned = {s.name for s in walk_stmts(body) if isinstance(s, Assign)}
+        copied = {n for _, n in params if n not in assigned}  # their NaNs are the inputs' bits
+        canonicalize_nans(f.body, {v.name: v for v in locals_ if "." in v.name}, copied)
         expect = None
         if self.chance(o.diagnostics):
-            expect = self.pick([d for d in DIAGNOSTICS if not (d == "loop" and o.loops)])
+            expect = self.pick(DIAGNOSTICS)
             self.plant_diagnostic(f, expect, scope)
         return Program(self.label, f, self.helper, expect, self.math)
 
@@ -818,18 +852,69 @@ class Gen:
                      "    break;", "}"]
         elif word == "volatile":
             lines = [f"volatile int vol = {sel};", "log_i32(91, vol);"]
-        elif word == "assembly":
-            lines = ['__asm__("");']
         else:
-            lines = ["{", "    int k = 0;", f"    while (k < {sel}) k++;", "    log_i32(92, k);", "}"]
+            lines = ['__asm__("");']
         pos = self.rng.randrange(len(f.body))  # before the final return
         f.body.insert(pos, Raw(lines, [src] if src else [], keep=True))
+
+
+CANONICAL_NAN = {"unsigned": "0x7fc00000u", "int": "0x7fc00000", "uint64_t": "0x7ff8000000000000UL",
+                 "int64_t": "0x7ff8000000000000L"}
+
+
+def canonicalize_nans(stmts: list[Stmt], members: dict[str, Var], copied: set[str]) -> None:
+    """After each computed store to a union's float member: ``if (u.f != u.f) u.i = <quiet NaN>;``.
+
+    The bits of a computed NaN are the compiler's choice (see fuzz_log.c); only NaNs that are
+    copied keep theirs, so the int member reads the same bits in the scalar and the vector code."""
+    i = 0
+    while i < len(stmts):
+        s = stmts[i]
+        for lst in child_lists(s):
+            canonicalize_nans(lst, members, copied)
+        if isinstance(s, Assign) and s.name in members and members[s.name].ty in FLOATS \
+                and not isinstance(s.value, Lit) and not (isinstance(s.value, Ref) and s.value.name in copied):
+            u = _base_name(s.name)
+            other = next(v for v in members.values() if _base_name(v.name) == u and v.ty in INTS)
+            fix = NanFix(Op("int", "({0} != {1})", [Ref(s.value.ty, s.name), Ref(s.value.ty, s.name)], cond=True),
+                         [Assign(other.name, Lit(other.ty, CANONICAL_NAN[other.ty]), keep=True)], [], keep=True)
+            stmts.insert(i + 1, fix)
+            i += 1
+        i += 1
 
 
 def _strip_casts(e: Expr) -> Expr:
     while isinstance(e, Op) and len(e.kids) == 1 and re.fullmatch(r"\(\w+\)\{0\}", e.fmt):
         e = e.kids[0]
     return e
+
+
+def _canon(e: Expr) -> str:
+    """``e``'s text as gcc's folder may see it: without casts, 'x | x' and 'x & x' as 'x', commutative
+    operands in one order."""
+    e = _strip_casts(e)
+    if isinstance(e, Op):
+        kids = [_canon(k) for k in e.kids]
+        if len(kids) == 2 and kids[0] == kids[1] and e.fmt in ("({0} | {1})", "({0} & {1})"):
+            return kids[0]
+        if e.fmt in ("({0} | {1})", "({0} & {1})", "({0} ^ {1})", "({0} + {1})", "({0} * {1})"):
+            kids.sort()  # gcc compares commutative operands either way round
+        return re.sub(r"\((?:int|unsigned|int64_t|uint64_t|float|double)\)", "", e.fmt.format(*kids))
+    return expr_text(e)
+
+
+def _zero_lit(e: Expr) -> bool:
+    """A literal zero (maybe cast). gcc 12 folds '-(float)i + 0.0f' to '-(float)i' and '0.0f - (float)i'
+    to '-(float)i', which are -0.0 for i == 0 where IEEE arithmetic gives +0.0 (already at -O0): the
+    scalar reference would be wrong. Float additions and subtractions of literal zeros are not generated."""
+    e = _strip_casts(e)
+    if not isinstance(e, Lit):
+        return False
+    t = e.text.strip("()").lstrip("-").rstrip("fFuUlL")
+    try:
+        return float(int(t, 0) if t.startswith("0x") else t) == 0.0
+    except ValueError:
+        return False
 
 
 def _const(e: Expr) -> bool:
@@ -839,7 +924,7 @@ def _const(e: Expr) -> bool:
 def _warns(a: Expr, b: Expr) -> bool:
     """Would gcc -Wall flag ``a OP b``? A self-comparison, a constant against a truth value
     (-Wbool-compare) or against a bit operation with a constant (-Wtautological-compare)."""
-    if expr_text(a) == expr_text(b):
+    if expr_text(a) == expr_text(b) or _canon(a) == _canon(b):
         return True
     for x, y in ((a, b), (b, a)):
         if _const(y):
@@ -898,7 +983,29 @@ class Outcome:
             msg = re.sub(r"'[^']*'", "'_'", self.summary)
             msg = re.sub(r"\d+", "N", msg)
             return self.kind, msg
+        if self.kind == "mismatch":
+            return self.kind, ",".join(mismatch_aspects(self.details))
+        if self.kind in ("build", "scalar-build"):
+            m = re.search(r"error: (.*)", self.details)
+            return self.kind, re.sub(r"[‘'][^’']*[’']", "_", m.group(1)) if m else ""
+        if self.kind == "harness":
+            m = re.search(r"signal \d+", self.summary)
+            return self.kind, m.group(0) if m else ""
         return self.kind, ""
+
+
+def mismatch_aspects(details: str) -> list[str]:
+    """What differs in a verify report: return, *p, call-count (calls made or missed), call-values."""
+    out: set[str] = set()
+    for line in details.splitlines():
+        m = re.match(r"\s*(\S.*?): DIFFERS", line)
+        if m:
+            out.add(m.group(1).split()[0])
+        m = re.match(r"\s*calls: DIFFER.* scalar \[(.*)\] vector \[(.*)\]", line)
+        if m:
+            a, b = (x.split() for x in m.groups())
+            out.add("call-values" if len(a) == len(b) else "call-count")
+    return sorted(out)
 
 
 class _Timeout(Exception):
@@ -909,22 +1016,18 @@ def _on_alarm(signum, frame):  # pragma: no cover - only on a hang
     raise _Timeout()
 
 
-_LOG_OBJECTS: dict[tuple, Path] = {}
-
-
-def _log_object(isa, where: Path) -> Path:
-    """fuzz_log.c compiled once per process and ISA compiler."""
+def _log_object(isa, d: Path) -> Path:
+    """fuzz_log.c compiled for ``isa`` into directory ``d`` (once: later calls find it there)."""
     from .verify import COMPILE_FLAGS
-    key = (tuple(isa.cc), tuple(isa.cflags), os.getpid())
-    obj = _LOG_OBJECTS.get(key)
-    if obj is not None and obj.exists():
+    tag = re.sub(r"\W", "_", isa.name)
+    obj = d / f"fuzz_log-{tag}-{isa.lanes}.o"
+    if obj.exists():
         return obj
-    d = Path(tempfile.mkdtemp(prefix="expand-fuzz-log-"))
     write_support(d)
-    obj = d / "fuzz_log.o"
-    subprocess.run([*isa.cc, *COMPILE_FLAGS, *isa.cflags, "-c", str(d / "fuzz_log.c"), "-o", str(obj)],
+    tmp = d / f".{obj.name}.{os.getpid()}"
+    subprocess.run([*isa.cc, *COMPILE_FLAGS, *isa.cflags, "-c", str(d / "fuzz_log.c"), "-o", str(tmp)],
                    check=True, capture_output=True, text=True)
-    _LOG_OBJECTS[key] = obj
+    os.replace(tmp, obj)
     return obj
 
 
@@ -942,9 +1045,13 @@ def expected_error(text: str) -> str | None:
     return m.group(1) if m else None
 
 
-def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int = 1, name: str = "prog",
-                 workdir: Path | None = None, expect_error: str | None = None, timeout: float = 120.0) -> Outcome:
-    """Expand ``f`` of ``text`` for ``isa_name`` and verify it (returns and call logs)."""
+def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int | None = None, name: str = "prog",
+                 workdir: Path | None = None, expect_error: str | None = None, timeout: float = 120.0,
+                 cache_dir: Path | None = None) -> Outcome:
+    """Expand ``f`` of ``text`` for ``isa_name`` and verify it (returns and call logs).
+
+    ``seed`` seeds the random inputs; by default the one the fuzz run used for the program (named in
+    its ``/* expand-fuzz program LABEL */`` line), so a replay sees the same inputs."""
     from emit import get_isa
     from frontends.pycparser_frontend import read_file
 
@@ -953,6 +1060,9 @@ def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int = 
     from .verify import Param, verify
 
     t0 = time.monotonic()
+    if seed is None:
+        m = re.search(r"/\* expand-fuzz program (\S+) \*/", text)
+        seed = _verify_seed(m.group(1)) if m else 1
     if expect_error is None:
         expect_error = expected_error(text)
     own = workdir is None
@@ -962,6 +1072,8 @@ def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int = 
         src = wd / f"{name}.c"
         src.write_text(text)
         isa = get_isa(isa_name)
+        if threading.current_thread() is not threading.main_thread():
+            timeout = 0  # signals reach the main thread only
         old = signal.signal(signal.SIGALRM, _on_alarm) if timeout else None
         if timeout:
             signal.setitimer(signal.ITIMER_REAL, timeout)
@@ -988,13 +1100,13 @@ def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int = 
                            res.text, time.monotonic() - t0)
         (e,) = res.functions
         try:
-            log_obj = _log_object(isa, wd)
+            log_obj = _log_object(isa, cache_dir or wd)
         except subprocess.CalledProcessError as exc:
             return Outcome("scalar-build", "fuzz_log.c does not compile", exc.stderr, time.monotonic() - t0)
         rep = verify(scalar_sources=[src], scalar_name=e.scalar_name, vector_c=res.text,
                      vector_name=e.vector_name, params=[Param(p.name, p.type) for p in e.params], ret=e.ret,
                      isa=isa, link_files=[log_obj], constants=e.constants, n_random=n_random, seed=seed,
-                     call_log=True)
+                     call_log=True, nan_bits=False)
         dt = time.monotonic() - t0
         if rep.ok:
             return Outcome("ok", rep.summary, "", dt)
@@ -1011,7 +1123,7 @@ def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int = 
             shutil.rmtree(wd, ignore_errors=True)
 
 
-def check_file(path: Path | str, isa_name: str, *, n_random: int = 2000, seed: int = 1) -> Outcome:
+def check_file(path: Path | str, isa_name: str, *, n_random: int = 2000, seed: int | None = None) -> Outcome:
     """Check a program written by expand-fuzz (fuzz_log.h is provided if it is missing)."""
     path = Path(path)
     return check_source(path.read_text(), isa_name, n_random=n_random, seed=seed, name=path.stem)
@@ -1073,6 +1185,9 @@ class Minimizer:
         drop = {id(memo[i]) for i in ids if i in memo}
 
         def prune(lst: list[Stmt]) -> None:
+            for i, s in enumerate(lst[1:], 1):  # a NaN fix goes with its store
+                if isinstance(s, NanFix) and id(lst[i - 1]) in drop:
+                    drop.add(id(s))
             lst[:] = [s for s in lst if id(s) not in drop]
             for s in lst:
                 for c in child_lists(s):
@@ -1124,7 +1239,8 @@ class Minimizer:
             for i, s in enumerate(lst):
                 if s is target:
                     if how == "drop":
-                        lst[i:i + 1] = []
+                        n = 2 if i + 1 < len(lst) and isinstance(lst[i + 1], NanFix) else 1
+                        lst[i:i + n] = []
                     elif how == "then":
                         lst[i:i + 1] = s.then
                     elif how == "else":
@@ -1161,6 +1277,8 @@ class Minimizer:
         fns = [p.f] + ([p.helper] if p.helper is not None else [])
         for fn in fns:
             for s in walk_stmts(fn.body):
+                if s.keep and not isinstance(s, Return):
+                    continue
                 for attr in ("init", "value", "cond", "call", "bound"):
                     if hasattr(s, attr) and isinstance(getattr(s, attr), Expr):
                         visit(s, attr, -1, getattr(s, attr))
@@ -1199,11 +1317,11 @@ class Minimizer:
                 yield q
 
     def param_edits(self, p: Program) -> Iterator[Program]:
-        text = render(p)
-        body = text[text.index("\nstatic ") if "\nstatic " in text else text.index(f"\n{p.f.ret} f("):]
+        dropped = dead_stores(p.f)
+        used = _reads(p.f, dropped) | {_base_name(s.name) for s in walk_stmts(p.f.body)
+                                       if isinstance(s, Assign) and id(s) not in dropped}
         for i, (_, name) in enumerate(p.f.params):
-            uses = len(re.findall(rf"\b{name}\b", body))
-            if uses <= 1:  # only the declaration
+            if name not in used:
                 q = copy.deepcopy(p)
                 del q.f.params[i]
                 yield q
@@ -1220,14 +1338,14 @@ class Minimizer:
                     break
 
 
-def minimize(prog: Program, outcome: Outcome, isa_name: str, *, n_random: int = 2000, seed: int = 1,
+def minimize(prog: Program, outcome: Outcome, isa_name: str, *, n_random: int = 2000, seed: int | None = None,
              max_tests: int = 400, max_seconds: float = 300.0) -> tuple[Program, int]:
     """The smallest program found that still fails like ``outcome`` did; and the number of tests."""
     want = outcome.signature()
     wd = Path(tempfile.mkdtemp(prefix="expand-fuzz-min-"))
     try:
         def pred(p: Program) -> bool:
-            o = check_source(render(p), isa_name, n_random=n_random, seed=seed, workdir=wd,
+            o = check_source(render(p), isa_name, n_random=n_random, seed=seed, workdir=wd, cache_dir=wd,
                              expect_error=p.expect_error)
             return o.signature() == want
 
@@ -1247,6 +1365,7 @@ class Job:
     isa: str
     n_random: int
     opts: GenOptions
+    cache_dir: Path | None = None
 
 
 @dataclass
@@ -1260,7 +1379,7 @@ def _run_job(job: Job) -> Result:
     label = program_seed(job.seed, job.index)
     prog = generate(label, job.opts)
     out = check_source(render(prog), job.isa, n_random=job.n_random, seed=_verify_seed(label),
-                       expect_error=prog.expect_error)
+                       expect_error=prog.expect_error, cache_dir=job.cache_dir)
     return Result(job.index, label, out)
 
 
@@ -1314,8 +1433,10 @@ def run_fuzz(*, count: int, isa: str, seed: int = 1, start: int = 0, n_random: i
     """Check ``count`` programs; write each failure, minimized, to ``out``."""
     opts = opts or GenOptions()
     t0 = time.monotonic()
-    work = [Job(i, seed, isa, n_random, opts) for i in range(start, start + count)]
+    cache = Path(tempfile.mkdtemp(prefix="expand-fuzz-"))
+    work = [Job(i, seed, isa, n_random, opts, cache) for i in range(start, start + count)]
     results: list[Result] = []
+    failures: list[Result] = []
     pool = _pool(min(jobs, count))
     try:
         it = pool.imap_unordered(_run_job, work) if pool else map(_run_job, work)
@@ -1328,28 +1449,39 @@ def run_fuzz(*, count: int, isa: str, seed: int = 1, start: int = 0, n_random: i
         if failures and out is not None:
             out.mkdir(parents=True, exist_ok=True)
             write_support(out)
-            mjobs = [_MinJob(r.label, isa, n_random, opts, r.outcome, max_tests, max_seconds) for r in failures]
-            if minimize_failures:
-                mins = pool.imap(_run_min, mjobs) if pool else map(_run_min, mjobs)
-            else:
-                mins = ((j.label, render(generate(j.label, opts)), 0) for j in mjobs)
-            for r, (label, text, tests) in zip(failures, mins):
-                name = f"fuzz-{isa.replace('.', '')}-{label}"
+            # One minimization per kind of failure: the others are most likely the same bug again.
+            first: dict[tuple[str, str], Result] = {}
+            for r in failures:
+                first.setdefault(r.outcome.signature(), r)
+            todo = [r for r in failures if minimize_failures and first[r.outcome.signature()] is r]
+            mjobs = [_MinJob(r.label, isa, n_random, opts, r.outcome, max_tests, max_seconds) for r in todo]
+            mins = pool.imap(_run_min, mjobs) if pool else map(_run_min, mjobs)
+            small = {}
+            for r, res in zip(todo, mins):
+                small[r.label] = res
+                log(f"expand-fuzz: {r.label} minimized in {res[2]} tests: {res[1].count(chr(10))} lines")
+            stem = f"fuzz-{isa.replace('.', '')}"
+            for r in failures:
+                name = f"{stem}-{r.label}"
+                orig = render(generate(r.label, opts))
+                text = small[r.label][1] if r.label in small else orig
                 (out / f"{name}.c").write_text(text)
-                (out / f"{name}.orig.c").write_text(render(generate(label, opts)))
+                if text != orig:
+                    (out / f"{name}.orig.c").write_text(orig)
                 (out / f"{name}.txt").write_text(f"{r.outcome.kind}: {r.outcome.summary}\n{r.outcome.details}\n")
-                line = (f"{name}.c: {r.outcome.kind} on {isa} ({r.outcome.summary.splitlines()[0][:160]})."
+                same = first[r.outcome.signature()]
+                note = "" if same is r else f" Looks like {stem}-{same.label}.c again."
+                line = (f"{name}.c: {r.outcome.kind} on {isa} ({r.outcome.summary.splitlines()[0][:160]}).{note}"
                         f" Reproduce: expand-fuzz --replay {out / (name + '.c')} --isa {isa} --random {n_random}"
-                        f"  (unminimized: expand-fuzz --seed {seed} --start {r.index} --count 1 --isa {isa}"
-                        f"{' --loops' if opts.loops else ''})")
+                        f"  (as generated: expand-fuzz --seed {seed} --start {r.index} --count 1 --isa {isa}"
+                        f"{' --loops' if opts.loops else ''} --random {n_random})")
                 with open(out / "README", "a") as f:
                     f.write(line + "\n")
-                log(f"expand-fuzz: {label} -> {out / (name + '.c')} ({text.count(chr(10))} lines,"
-                    f" {tests} minimization tests)")
     finally:
         if pool:
             pool.close()
             pool.join()
+        shutil.rmtree(cache, ignore_errors=True)
     mism = sum(r.outcome.kind == "mismatch" for r in failures)
     return FuzzReport(len(results), mism, len(failures) - mism, time.monotonic() - t0, failures,
                       sum(r.outcome.summary.startswith("diagnosed") for r in results))
@@ -1365,7 +1497,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default="fuzz-failures", help="where failures are written (default fuzz-failures/)")
     p.add_argument("--random", type=int, default=2000, help="random inputs per program besides the edge set")
     p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="worker processes (default 2)")
-    p.add_argument("--loops", action="store_true", help="generate loops too (expand refuses them for now)")
+    p.add_argument("--loops", action="store_true", help="generate loops too (off by default)")
     p.add_argument("--no-minimize", action="store_true", help="write failures as generated")
     p.add_argument("--print", action="store_true", help="print the programs instead of checking them")
     p.add_argument("--replay", nargs="+", metavar="FILE.c", help="check programs written by expand-fuzz")
@@ -1384,8 +1516,6 @@ def main(argv: list[str] | None = None) -> int:
                 print(o.details.split("\n--- vector code ---")[0], file=sys.stderr)
                 bad += 1
         return 1 if bad else 0
-    with contextlib.suppress(KeyboardInterrupt):
-        pass
     rep = run_fuzz(count=args.count, isa=args.isa, seed=args.seed, start=args.start, n_random=args.random,
                    out=Path(args.out), jobs=max(1, args.jobs), opts=opts, minimize_failures=not args.no_minimize)
     print(rep.line())

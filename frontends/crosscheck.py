@@ -261,10 +261,10 @@ def read_per_function(case: Case) -> tuple[dict, dict]:
     from pycparserext.ext_c_parser import GnuCParser
 
     from frontends import clang_frontend as CF
-    from frontends.pycparser_frontend import Reader, preprocess
+    from frontends.pycparser_frontend import Reader, packed_enums, preprocess
 
     pre = preprocess(case.path, case.text, case.include_dirs)
-    reader = Reader(case.path, case.text)
+    reader = Reader(case.path, case.text, T.HOST, packed_enums(pre))
     for node in GnuCParser().parse(pre, case.path).ext:
         reader.toplevel(node)
     ours: dict[str, Function | ExpandError] = {}
@@ -335,6 +335,11 @@ typedef short sshort_t;
 typedef double real;
 enum pos { P0, P1, P2 };
 enum neg { N0 = -1, N1 };
+enum big { B0, B1 = 0x100000000 };
+enum bign { C0 = -1, C1 = 0x80000000 };
+enum pk { K0, K1 = 200 } __attribute__((packed));
+enum pkn { Q0 = -1, Q1 = 200 } __attribute__((packed));
+typedef enum { T0, T1 = 7 } tenum;
 union pun { float f; uint32_t u; int32_t i; };
 struct st { char c; short s; int i; long l; float f; double d; unsigned char uc; _Bool b; };
 static const float gtab[8] = {1, 2, 3, 4, 5, 6, 7, 8};
@@ -348,6 +353,7 @@ TYPE_VARS = {
     "u8": "uint8_t u8", "i16": "int16_t i16", "u16": "uint16_t u16", "i32": "int32_t i32", "u32": "uint32_t u32",
     "i64": "int64_t i64", "u64": "uint64_t u64", "sz": "size_t sz", "mu": "myuint mu", "mu2": "myuint2 mu2",
     "ss": "sshort_t ss", "r": "real r", "ep": "enum pos ep", "en": "enum neg en", "up": "union pun up",
+    "eb": "enum big eb", "ebn": "enum bign ebn", "epk": "enum pk epk", "epn": "enum pkn epn", "te": "tenum te",
     "ps": "struct st *ps", "pf": "float *pf", "pci": "const int *pci",
 }
 _INTS = ["b", "c", "sc", "uc", "s", "us", "i", "u", "l", "ul", "ll", "ull", "u8", "i16", "u32", "i64", "u64",
@@ -357,7 +363,9 @@ _CORE = ["b", "c", "uc", "s", "us", "i", "u", "l", "ul", "ll", "ull", "f", "d", 
 LITERALS = ["0", "1", "0777", "0x7fffffff", "0x80000000", "2147483647", "2147483648", "4294967295",
             "4294967296", "0xffffffff", "0x100000000", "0xffffffffffffffff", "9223372036854775807",
             "1u", "1U", "1l", "1L", "1ul", "1lu", "1ll", "1ull", "1LLU", "0x7fffffffffffffffl",
-            "'a'", "'\\n'", "'\\0'", "'\\377'", "'\\x80'", "'\\x7f'", "1.0", "1.5f", "0x1p-3", "0x1.8p1f", "1e10", ".5",
+            "'a'", "'\\n'", "'\\0'", "'\\377'", "'\\x80'", "'\\x7f'", "'ab'", "'\\377\\377'", "'abcd'", "'\\e'",
+            "L'a'", "L'\\xffffffff'", "u'a'", "u'\\xffff'", "U'a'", "U'\\xffffffff'", "L'\\0'",
+            "1.0", "1.5f", "0x1p-3", "0x1.8p1f", "1e10", ".5",
             "-1", "-2147483648", "-0x80000000", "-1u", "-1.0f", "P1", "N0"]
 
 
@@ -406,6 +414,12 @@ def type_expressions() -> list[str]:
            "i16 - u16", "mu & 3", "u32 & 0x7fffffff", "u32 >> 23", "(i32 >> 23) & 0xff", "u32 ^ 0x80000000u"]
     ex += ["ep + 1", "ep - 1", "ep - 1 > 0", "ep * 2u", "ep == P1", "en + 1", "en - 1 > 0", "ep < en", "P1 + 1",
            "N0 - 1", "P0 - 1 > 0", "ep ? ep : P1", "-ep", "ep >> 1", "ep & en"]
+    ex += ["eb + 1", "eb - 1 > 0", "B1", "B1 + 0", "B0 + 0", "ebn - 1 > 0", "C1", "C0 + 0", "C1 + 0", "epk + 1",
+           "epk - 1 > 0", "K1 + 0", "epn - 1 > 0", "te - 1 > 0", "T1 * 2", "sizeof(enum big)", "sizeof(enum pk)",
+           "sizeof(enum pkn)", "sizeof eb", "(enum big) -1", "(enum pk) 300", "L'a' - 1 > 0", "u'a' - 1 > 0",
+           "U'a' - 1 > 0", "'\\377' < 0", "(char) 200 < 0", "c < 0"]
+    ex += ["pf == 0", "0 != pf", "pf != (void *) 0", "pf == (float *) 0", "pf && i", "i || pf", "pf ? 1 : 2",
+           "!pci", "pci || pf", "!ps && f > 0", "_Alignof(double)", "_Alignof(struct st)", "_Alignof(char) + 1"]
     ex += ["sizeof(struct st)", "sizeof i", "sizeof(union pun)", "sizeof(real)", "sizeof gtab", "sizeof(ps->d)",
            "sizeof(char)", "sizeof(float *)", "sizeof 'a'", "sizeof(long long)", "sizeof(i + l)", "sizeof(uint8_t)",
            "sizeof(enum pos)", "sizeof(_Bool)", "sizeof(sshort_t) + 1", "sizeof(int) * -1"]
@@ -470,19 +484,22 @@ class TypeResult:
     problems: list[str]  # empty: our rules agree with clang
 
 
-def type_crosscheck(exprs: list[str] | None = None, path: str = "/tmp/expand-typecheck/types.c") -> list[TypeResult]:
+def type_crosscheck(exprs: list[str] | None = None, path: str = "/tmp/expand-typecheck/types.c",
+                    cc: str = "gcc") -> list[TypeResult]:
     """For every expression: our rules' type (the pycparser frontend's IR of ``if (EXPR)``) against
-    clang's, plus the converted operand types of binary and conditional operators and folded values."""
+    clang's, plus the converted operand types of binary and conditional operators and folded values.
+    ``cc`` is the target's compiler (``aarch64-linux-gnu-gcc``: plain char is unsigned there)."""
     import clang.cindex as ci
     from pycparserext.ext_c_parser import GnuCParser
 
     from frontends import clang_frontend as CF
-    from frontends.pycparser_frontend import Reader, preprocess
+    from frontends.pycparser_frontend import Reader, packed_enums, preprocess
 
     exprs = exprs if exprs is not None else type_expressions()
     text = type_check_source(exprs)
-    pre = preprocess(path, text)
-    reader = Reader(path, text)
+    target = T.target_of(cc)
+    pre = preprocess(path, text, cc=cc)
+    reader = Reader(path, text, target, packed_enums(pre))
     for node in GnuCParser().parse(pre, path).ext:
         reader.toplevel(node)
     ours: dict[str, Expr | ExpandError] = {}
@@ -492,7 +509,7 @@ def type_crosscheck(exprs: list[str] | None = None, path: str = "/tmp/expand-typ
             ours[name] = fn.body[0].cond
         except ExpandError as exc:
             ours[name] = exc
-    tu, _ = CF.parse_tu(path, pre)
+    tu, _ = CF.parse_tu(path, pre, target)
     K = ci.CursorKind
     theirs = {}
     for c in tu.cursor.get_children():
@@ -556,6 +573,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-I", dest="include", action="append", default=[], help="include directory")
     ap.add_argument("--isa", default="sse4.1", help="also compare expand_module output for this ISA ('' to skip)")
     ap.add_argument("--types", action="store_true", help="run the generated type cross-check too")
+    ap.add_argument("--cc", default="gcc", help="the target's C compiler for --types (aarch64-linux-gnu-gcc, ...)")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every case")
     args = ap.parse_args(argv)
     if args.files:
@@ -573,7 +591,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{case.name}: identical")
     print(f"{len(cases) - bad}/{len(cases)} files identical in both frontends")
     if args.types:
-        res = type_crosscheck()
+        res = type_crosscheck(cc=args.cc)
         wrong = [r for r in res if r.problems]
         for r in wrong:
             print(f"type rule mismatch: {r.expr}: " + "; ".join(r.problems))

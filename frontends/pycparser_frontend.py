@@ -1,7 +1,9 @@
 """Reader for C files through gcc -E and pycparser + pycparserext's GNU parser, into the typed IR.
 
 Types follow C11 on LP64 (our own rules in expand.types); implicit conversions become explicit
-``Cast`` nodes so later passes never re-derive C's conversion rules.
+``Cast`` nodes so later passes never re-derive C's conversion rules.  What the target decides (plain
+``char``'s signedness, ``wchar_t``) comes from the target compiler (``read_file(..., cc=...)``), which
+also preprocesses, so the file sees the target's headers and macros.
 """
 
 from __future__ import annotations
@@ -9,9 +11,11 @@ from __future__ import annotations
 import re
 import struct
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 from pycparser import c_ast
+from pycparser.c_parser import ParseError
 from pycparserext import ext_c_parser as ext_c_ast
 from pycparserext.ext_c_parser import GnuCParser
 
@@ -51,9 +55,10 @@ from expand.ir import (
 CPP_FLAGS = ["-E", "-std=c11", "-D_Float128=double"]
 
 
-def preprocess(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc: str = "gcc") -> str:
-    """Run the C preprocessor; line markers keep the user's file and line numbers."""
-    cmd = [cc, *CPP_FLAGS]
+def preprocess(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc: str | Sequence[str] = "gcc") -> str:
+    """Run the C preprocessor of ``cc`` (a compiler name, or a command as a list); line markers keep
+    the user's file and line numbers."""
+    cmd = [*([cc] if isinstance(cc, str) else cc), *CPP_FLAGS]
     for d in include_dirs:
         cmd.append(f"-I{d}")
     for d in defines:
@@ -64,7 +69,10 @@ def preprocess(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc:
     cmd += [f"-I{src_dir}", "-x", "c", "-"]
     # Feed the text on stdin but keep the user's file name in line markers.
     feed = f'# 1 "{path}"\n' + text
-    p = subprocess.run(cmd, input=feed, capture_output=True, text=True)
+    try:
+        p = subprocess.run(cmd, input=feed, capture_output=True, text=True)
+    except OSError as exc:
+        raise error(None, f"cannot run the C preprocessor '{cmd[0]}': {exc.strerror or exc}") from None
     if p.returncode != 0:
         msg = p.stderr.strip().splitlines()
         first = next((m for m in msg if "error" in m), msg[0] if msg else "preprocessing failed")
@@ -116,18 +124,28 @@ _BUILTIN_ALIASES = {"__builtin_fabsf": "fabsf", "__builtin_fabs": "fabs", "__bui
 
 
 class Reader:
-    """Builds a Module from one preprocessed translation unit."""
+    """Builds a Module from one preprocessed translation unit.
 
-    def __init__(self, path: str, source: str) -> None:
+    ``target``: the target's types (``T.target_of(cc)``); ``packed_enums``: ``packed_enums(pre)`` of
+    the preprocessed text (pycparserext drops ``__attribute__((packed))`` from enums)."""
+
+    def __init__(self, path: str, source: str, target: T.Target = T.HOST,
+                 packed_enums: frozenset[str] = frozenset()) -> None:
         self.path = path
         self.source = source
+        self.target = target
+        self.packed_enums = packed_enums  # first enumerator of each enum declared __attribute__((packed))
         self.typedefs: dict[str, object] = {}  # name -> ast node or CType
         self.tags: dict[str, T.Record] = {}
+        self.tag_errors: dict[str, ExpandError] = {}  # struct/union tags whose members we refuse
+        self.enum_tags: dict[str, T.Int | ExpandError] = {}
+        self.enum_nodes: dict[int, T.Int] = {}  # id(c_ast.Enum) -> its type (each list defined once)
+        self.here: Coord | None = None  # the statement or declaration being read (for errors)
         self.globals: dict[str, Symbol] = {}
         self.global_nodes: dict[str, object] = {}
         self.functions: dict[str, Function] = {}
         self.func_nodes: dict[str, c_ast.FuncDef] = {}
-        self.enums: dict[str, int] = {}
+        self.enums: dict[str, tuple[int, T.Int] | ExpandError] = {}  # constant -> (value, type)
         self.scopes: list[dict[str, Symbol]] = []
         self.locals: list[Symbol] = []
         self.cur_ret: T.CType = T.VOID
@@ -162,12 +180,16 @@ class Reader:
     def ctype(self, node) -> T.CType:
         """The CType of a pycparser type node."""
         if isinstance(node, c_ast.TypeDecl):
+            if "_Atomic" in self._quals(node):
+                raise error(self.coord(node), "_Atomic types are not supported")
             return self.ctype(node.type)
         if isinstance(node, c_ast.IdentifierType):
             words = [w for w in node.names if w not in ("__extension__",)]
             if len(words) == 1 and words[0] in self.typedefs:
                 return self.typedef(words[0], node)
             key = tuple(sorted(words))
+            if key == ("char",):
+                return self.target.char  # signed on x86-64, unsigned on AArch64 and ppc64le
             if key in T.BASIC_TYPES:
                 return T.BASIC_TYPES[key]
             raise error(self.coord(node), f"type '{' '.join(words)}' is not supported",
@@ -177,12 +199,18 @@ class Reader:
         if isinstance(node, c_ast.ArrayDecl):
             n = None
             if node.dim is not None:
-                n = self.const_int(node.dim)
+                try:
+                    n = self.const_int(node.dim)
+                except ExpandError:
+                    raise error(self.coord(node.dim), "variable-length arrays are not supported") from None
             return T.Array(self.ctype(node.type), n)
         if isinstance(node, (c_ast.FuncDecl, ext_c_ast.FuncDeclExt)):
             params: list[T.CType] = []
             variadic = False
             if node.args is not None:
+                if any(isinstance(p, c_ast.ID) for p in node.args.params):
+                    raise error(self.coord(node), "old-style (K&R) function definitions are not supported",
+                                "declare the parameters' types in the parameter list: int f(int x)")
                 for p in node.args.params:
                     if isinstance(p, c_ast.EllipsisParam):
                         variadic = True
@@ -195,12 +223,7 @@ class Reader:
         if isinstance(node, (c_ast.Struct, c_ast.Union)):
             return self.record(node)
         if isinstance(node, c_ast.Enum):
-            if node.values is not None:
-                v = -1
-                for e in node.values.enumerators:
-                    v = self.const_int(e.value) if e.value is not None else v + 1
-                    self.enums[e.name] = v
-            return T.INT
+            return self.enum_type(node)
         if isinstance(node, ext_c_ast.TypeOfDeclaration) or isinstance(node, ext_c_ast.TypeOfExpression):
             raise error(self.coord(node), "typeof is not supported")
         raise error(self.coord(node), f"type construct {type(node).__name__} is not supported")
@@ -209,8 +232,64 @@ class Reader:
     def _quals(node) -> list[str]:
         return list(getattr(node, "quals", []) or [])
 
+    def enum_type(self, node: c_ast.Enum) -> T.Int:
+        """The type of ``enum tag`` or of an enumerator list (defined here, once)."""
+        if node.values is not None:
+            return self.define_enum(node)
+        t = self.enum_tags.get(node.name)
+        if isinstance(t, ExpandError):
+            raise t
+        if t is None:
+            raise error(self.coord(node), f"incomplete enumeration type 'enum {node.name}' is not supported")
+        return t
+
+    def define_enum(self, node: c_ast.Enum) -> T.Int:
+        """Register an enumerator list's constants and tag; its type follows GCC (T.enum_type)."""
+        done = self.enum_nodes.get(id(node))
+        if done is not None:
+            return done
+        names = [e.name for e in node.values.enumerators]
+        try:
+            values: list[int] = []
+            v = -1
+            for e in node.values.enumerators:
+                v = self.const_int(e.value) if e.value is not None else v + 1
+                values.append(v)
+                self.enums[e.name] = (v, T.enum_constant_type_while_defining(v))
+            t = T.enum_type(values, packed=bool(names) and names[0] in self.packed_enums)
+            if t is None:
+                raise error(self.coord(node), "enumeration values exceed the range of the largest integer type")
+        except ExpandError as exc:  # (raised again where a constant or the tag is used)
+            for n in names:
+                self.enums[n] = exc
+            if node.name:
+                self.enum_tags[node.name] = exc
+            raise
+        for n, v in zip(names, values):
+            self.enums[n] = (v, T.enum_constant_type(v, t))
+        if node.name:
+            self.enum_tags[node.name] = t
+        self.enum_nodes[id(node)] = t
+        return t
+
+    def define_enums_in(self, node) -> None:
+        """Define the enumerator lists inside a declaration's type now, so that their constants are
+        known even when the declaration itself is never used (``typedef enum { A, B } E;``)."""
+        if isinstance(node, c_ast.Enum) and node.values is not None:
+            try:
+                self.define_enum(node)
+            except ExpandError:
+                pass
+            return
+        if isinstance(node, (c_ast.Compound, c_ast.InitList)) or node is None:
+            return
+        for _, child in node.children():
+            self.define_enums_in(child)
+
     def record(self, node) -> T.Record:
         is_union = isinstance(node, c_ast.Union)
+        if node.name and node.name in self.tag_errors:
+            raise self.tag_errors[node.name]
         if node.decls is None:
             if node.name and node.name in self.tags:
                 return self.tags[node.name]
@@ -224,10 +303,17 @@ class Reader:
             if node.name:
                 self.tags[node.name] = r
         fields = []
-        for d in node.decls:
-            if d.bitsize is not None:
-                raise error(self.coord(d), "bit-fields are not supported")
-            fields.append((d.name, self.ctype(d.type)))
+        try:
+            for d in node.decls:
+                if d.bitsize is not None:
+                    raise error(self.coord(d), "bit-fields are not supported")
+                if d.name is None:
+                    raise error(self.coord(d), "anonymous struct or union members are not supported")
+                fields.append((d.name, self.ctype(d.type)))
+        except ExpandError as exc:  # every later use of the tag says why (not "no member named ...")
+            if node.name:
+                self.tag_errors[node.name] = exc
+            raise
         r.fields = fields
         r.complete = True
         return r
@@ -255,8 +341,16 @@ class Reader:
         return Module(self.path, self.source.splitlines(), self.functions, self.globals, prologue)
 
     def toplevel(self, node) -> None:
+        if isinstance(node, (c_ast.Typedef, c_ast.Decl)):
+            self.define_enums_in(node.type)
+        elif isinstance(node, c_ast.FuncDef):
+            self.define_enums_in(node.decl.type)
         if isinstance(node, c_ast.Typedef):
             self.typedefs[node.name] = node
+            return
+        if isinstance(node, c_ast.StaticAssert):
+            if self.in_user_file(node):
+                self.static_assert(node)
             return
         if isinstance(node, c_ast.FuncDef):
             name = node.decl.name
@@ -306,22 +400,56 @@ class Reader:
         sym = self.globals[name]
         if sym.type is None:
             d = self.global_nodes[name]
-            sym.type = self.ctype(d.type)
-            if isinstance(sym.type, T.Array) and sym.type.length is None and isinstance(d.init, c_ast.InitList):
-                sym.type = T.Array(sym.type.elem, len(d.init.exprs))
-            init = sym.init
-            sym.init = None
-            if init is not None and sym.defined_here:
-                sym.init = self.global_init(init, sym.type)
+            here, self.here = self.here, self.coord(d)
+            try:
+                t = self.ctype(d.type)
+                if isinstance(t, T.Array) and t.length is None and isinstance(d.init, c_ast.InitList):
+                    t = T.Array(t.elem, len(d.init.exprs))
+                sym.type = t  # (before the initializer, which may name the symbol: sizeof x)
+                init = self.global_init(sym.init, t) if sym.init is not None and sym.defined_here else None
+            except ExpandError:
+                sym.type = None  # (tried again, and refused again, by the next function that uses it)
+                raise
+            finally:
+                self.here = here
+            sym.init = init
         return sym
+
+    def static_assert(self, node) -> None:
+        """``_Static_assert(cond, "message")``: checked when expand can evaluate ``cond``."""
+        try:
+            v = self.const_int(node.cond)
+        except ExpandError:
+            return  # (gcc checks it when the output is compiled)
+        if v == 0:
+            msg = node.message.value[1:-1] if node.message is not None else ""
+            raise error(self.coord(node.cond), f"static assertion failed{': ' + msg if msg else ''}")
+
+    def init_items(self, init: c_ast.InitList) -> list:
+        """The items of an initializer list (the same checks as the clang frontend)."""
+        if not init.exprs:
+            raise error(self.coord(init) if init.coord else self.here,
+                        "an empty initializer '{}' is not supported", "write the value: = {0}")
+        for i in init.exprs:
+            if isinstance(i, c_ast.NamedInitializer):
+                where = i.name[0] if i.name else i.expr
+                raise error(self.coord(where), "designated initializers are not supported")
+        return init.exprs
+
+    def scalar_init(self, init):
+        """The expression of a scalar's initializer: ``x``, ``{x}`` or ``{{x}}``."""
+        while isinstance(init, c_ast.InitList):
+            init = self.init_items(init)[0]
+        return init
 
     def global_init(self, init, t: T.CType):
         if isinstance(init, c_ast.InitList):
+            self.init_items(init)
             if isinstance(t, T.Array):
                 return [self.global_init(i, t.elem) for i in init.exprs]
             if isinstance(t, T.Record):
                 return [self.global_init(i, ft) for i, (_, ft) in zip(init.exprs, t.fields)]
-            return self.global_init(init.exprs[0], t)
+            return self.global_init(self.scalar_init(init), t)
         return self.convert(self.expr(init), t)
 
     # ------------------------------------------------------------------ functions
@@ -364,7 +492,11 @@ class Reader:
                 s = scope[name]
                 return Var(s.type, s)
         if name in self.enums:
-            return Const(T.INT, self.enums[name], str(self.enums[name]))
+            c = self.enums[name]
+            if isinstance(c, ExpandError):
+                raise c
+            v, t = c
+            return Const(t, v, str(v))
         if name in self.globals:
             s = self.global_symbol(name, node)
             return Var(s.type, s)
@@ -391,13 +523,26 @@ class Reader:
         return out
 
     def stmt(self, node) -> list[Stmt]:
+        here, self.here = self.here, self.coord(node)
+        try:
+            return self._stmt(node)
+        except RecursionError:  # (caught here, in the statement's frame, far from the limit)
+            raise error(self.here, "expression nesting is too deep") from None
+        finally:
+            self.here = here
+
+    def _stmt(self, node) -> list[Stmt]:
         co = self.coord(node)
         if isinstance(node, c_ast.Compound):
             return [Block(co, self.compound(node))]
         if isinstance(node, c_ast.Decl):
             return self.local_decl(node)
         if isinstance(node, c_ast.Typedef):
+            self.define_enums_in(node.type)
             self.typedefs[node.name] = node
+            return []
+        if isinstance(node, c_ast.StaticAssert):
+            self.static_assert(node)
             return []
         if isinstance(node, (c_ast.Assignment, c_ast.UnaryOp)) and self._is_update(node):
             return [self.update(node)]
@@ -457,9 +602,10 @@ class Reader:
         if type(node).__name__ == "Asm":
             raise error(co, "inline assembly cannot be vectorized", "write the operation in C")
         if isinstance(node, (c_ast.ID, c_ast.Constant, c_ast.Cast, c_ast.BinaryOp)):
-            e = self.expr(node)  # an expression statement without effect: type-check it, drop it
-            del e
-            return []
+            e = self.expr(node)
+            if any(isinstance(x, Call) for x in e.walk()):
+                return [ExprStmt(co, e)]  # (void) g(x);  g(x) + 1;  -- the calls stay, for their effects
+            return []  # an expression statement without effect: type-checked, dropped
         if isinstance(node, c_ast.ExprList):
             raise error(co, "the comma operator is not supported", "write one statement per expression")
         if isinstance(node, c_ast.Assignment) or isinstance(node, c_ast.UnaryOp):
@@ -551,6 +697,7 @@ class Reader:
         if d.init is None:
             return []
         if isinstance(d.init, c_ast.InitList):
+            self.init_items(d.init)
             if isinstance(t, T.Record) and t.fields:
                 out = []
                 for item, (fname, ftype) in zip(d.init.exprs, t.fields):
@@ -565,7 +712,7 @@ class Reader:
                     tgt = Index(t.elem, Var(t, sym), Const(T.INT, i, str(i)))
                     out.append(Assign(co, tgt, self.convert(self.expr(item), t.elem)))
                 return out
-            return [Assign(co, Var(t, sym), self.convert(self.expr(d.init.exprs[0]), t))]
+            return [Assign(co, Var(t, sym), self.convert(self.expr(self.scalar_init(d.init)), t))]
         return [Assign(co, Var(t, sym), self.convert(self.expr(d.init), t))]
 
     # ------------------------------------------------------------------ expressions
@@ -580,13 +727,17 @@ class Reader:
             return e
         if isinstance(t, T.Pointer) and isinstance(et, (T.Array, T.Pointer, T.Func)):
             return e if isinstance(et, T.Pointer) else e
+        if isinstance(t, T.Pointer) and is_null_pointer_constant(e):
+            return Const(t, 0, "0")
         if isinstance(t, (T.Int, T.Float)) and isinstance(et, (T.Int, T.Float)):
             if isinstance(e, Const) and isinstance(t, T.Int) and isinstance(e.value, int):
                 return Const(t, t.wrap(e.value), e.text)
             return Cast(t, e)
         if isinstance(t, T.Record) and et is t:
             return e
-        raise error(None, f"cannot convert '{et}' to '{t}'")
+        if isinstance(e, InitList):
+            raise error(self.here, "this initializer list is not supported")
+        raise error(self.here, f"cannot convert '{et}' to '{t}'")
 
     def expr(self, node) -> Expr:
         co = self.coord(node)
@@ -609,6 +760,8 @@ class Reader:
             if isinstance(t, T.Pointer):
                 if isinstance(e.type, (T.Pointer, T.Array)):
                     return _PtrCast(t, e)
+                if is_null_pointer_constant(e):
+                    return Const(t, 0, "0")  # (T *) 0, NULL
                 raise error(co, "casting an integer to a pointer is not supported")
             if not t.is_arith() or not (e.type.is_arith()):
                 raise error(co, f"cast from '{e.type}' to '{t}' is not supported")
@@ -660,21 +813,27 @@ class Reader:
                 return self.expr(node.exprs[0])
             raise error(co, "the comma operator is not supported", "write one statement per expression")
         if isinstance(node, c_ast.CompoundLiteral):
-            raise error(co, "compound literals are not supported")
+            raise error(self.coord(node.type) if node.coord is None else co, "compound literals are not supported")
         if isinstance(node, c_ast.InitList):
-            return InitList(T.VOID, [self.expr(i) for i in node.exprs])
-        if type(node).__name__ == "CompoundExpression":
+            return InitList(T.VOID, [self.expr(i) for i in self.init_items(node)])
+        if isinstance(node, c_ast.Compound) or type(node).__name__ == "CompoundExpression":
             raise error(co, "GNU statement expressions are not supported")
+        if isinstance(node, c_ast.NamedInitializer):
+            raise error(self.coord(node.name[0]) if node.name else co, "designated initializers are not supported")
+        if type(node).__name__ == "GenericSelection":
+            raise error(co, "_Generic is not supported")
         raise error(co, f"expression '{type(node).__name__}' is not supported")
 
     def constant(self, node: c_ast.Constant) -> Const:
         text = node.value
         kind = node.type
         co = self.coord(node)
-        if kind == "char":
-            body = text[1:-1]
-            v = ord(bytes(body, "utf-8").decode("unicode_escape")) if body else 0
-            return Const(T.INT, v, text)
+        if kind == "char" or re.match(r"(?:L|u8|u|U)?'", text):  # ('ab' comes as an int constant)
+            try:
+                t, v = T.char_constant(text, self.target)
+            except T.CharConstantError as exc:
+                raise error(co, str(exc)) from None
+            return Const(t, v, text)
         if kind == "string":
             raise error(co, "string literals are not supported in vectorized code")
         if kind in ("float", "double", "long double"):
@@ -709,7 +868,7 @@ class Reader:
         raise error(co, f"integer constant '{text}' is too large")
 
     def truth(self, e: Expr) -> Expr:
-        """``e`` as a C condition (int 0/1 from comparisons, otherwise ``e != 0``)."""
+        """``e`` as a C condition (int 0/1 from comparisons, otherwise ``e != 0``; a pointer: ``p != 0``)."""
         if isinstance(e, Binary) and e.op in ("==", "!=", "<", "<=", ">", ">=", "&&", "||"):
             return e
         if isinstance(e, Unary) and e.op == "!":
@@ -717,7 +876,9 @@ class Reader:
         if e.type.is_arith():
             zero = Const(e.type, 0.0 if e.type.is_float() else 0, "0")
             return Binary(T.INT, "!=", e, zero)
-        raise error(None, f"value of type '{e.type}' used as a condition is not supported")
+        if isinstance(e.type, T.Pointer):
+            return Binary(T.INT, "!=", e, Const(e.type, 0, "0"))
+        raise error(self.here, f"value of type '{e.type}' used as a condition is not supported")
 
     def arith(self, op: str, a: Expr, b: Expr, node) -> Expr:
         return self.binary(op, a, b, node)
@@ -726,7 +887,14 @@ class Reader:
         co = self.coord(node)
         if op in ("&&", "||"):
             return Binary(T.INT, op, self.truth(a), self.truth(b))
+        if op in ("==", "!=") and null_comparison(a, b) is not None:
+            p, _ = null_comparison(a, b)
+            null = Const(p.type, 0, "0")  # (the null constant in the pointer's type)
+            return Binary(T.INT, op, a if a is p else null, b if b is p else null)
         if isinstance(a.type, (T.Pointer, T.Array)) or isinstance(b.type, (T.Pointer, T.Array)):
+            if op in _COMPARISONS:
+                raise error(co, f"pointer comparison ('{op}') is not supported",
+                            "only comparisons of a pointer with a null pointer constant (p == 0) are")
             raise error(co, f"pointer arithmetic ('{op}') is not supported", "index arrays with a[i] instead")
         if not a.type.is_arith() or not b.type.is_arith():
             raise error(co, f"operator '{op}' on '{a.type}' and '{b.type}' is not supported")
@@ -746,12 +914,18 @@ class Reader:
     def unary(self, node: c_ast.UnaryOp) -> Expr:
         co = self.coord(node)
         op = node.op
-        if op == "sizeof":
+        if op in ("sizeof", "_Alignof", "__alignof__", "__alignof", "alignof"):
             if isinstance(node.expr, c_ast.Typename):
                 t = self.ctype(node.expr.type)
             else:
                 t = self.expr(node.expr).type
-            return Const(T.ULONG, t.size(), str(t.size()))
+            if isinstance(t, (T.Void, T.Func)):
+                n = 1  # GNU C: sizeof (void) and sizeof of a function are 1
+            elif isinstance(t, T.Record) and not t.complete or isinstance(t, T.Array) and t.length is None:
+                raise error(co, f"invalid application of '{op}' to an incomplete type '{t}'")
+            else:
+                n = t.size() if op == "sizeof" else T.alignment(t)
+            return Const(T.ULONG, n, str(n))
         if op in ("p++", "p--", "++", "--"):
             raise error(co, f"'{op.strip('p')}' inside an expression is not supported",
                         "write the increment as a statement of its own")
@@ -786,6 +960,8 @@ class Reader:
             raise error(co, "call through a function pointer cannot be vectorized",
                         "call the function by name")
         name = node.name.name
+        if node.args is not None and not isinstance(node.args, c_ast.ExprList):  # __builtin_offsetof(T, m), ...
+            raise error(co, f"builtin '{name}' is not supported")
         args = [self.expr(a) for a in (node.args.exprs if node.args else [])]
         if name == "__builtin_expect":
             return args[0]
@@ -818,6 +994,26 @@ class Reader:
             raise error(co, f"'{name}' takes {len(ft.params)} arguments, {len(args)} given")
         args = [self.convert(a, pt) for a, pt in zip(args, ft.params)]
         return Call(ft.ret, name, args, co)
+
+
+_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
+
+
+def is_null_pointer_constant(e: Expr) -> bool:
+    """C11 6.3.2.3: an integer constant expression 0, or one cast to a pointer type (``NULL``)."""
+    if isinstance(e, Const) and isinstance(e.type, T.Pointer):
+        return e.value == 0
+    return isinstance(e.type, T.Int) and fold_int(e) == 0 and \
+        not any(isinstance(x, (Var, Call)) for x in e.walk())
+
+
+def null_comparison(a: Expr, b: Expr) -> tuple[Expr, Expr] | None:
+    """(pointer, null constant) when ``a == b`` compares a pointer with a null pointer constant."""
+    if isinstance(a.type, T.Pointer) and is_null_pointer_constant(b) and not is_null_pointer_constant(a):
+        return a, b
+    if isinstance(b.type, T.Pointer) and is_null_pointer_constant(a) and not is_null_pointer_constant(b):
+        return b, a
+    return None
 
 
 _NONLOCAL_JUMPS = {"setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp", "longjmp", "_longjmp", "siglongjmp",
@@ -899,20 +1095,114 @@ def _system_header(node) -> bool:
     return f.startswith("/usr/") or f.startswith("<")
 
 
-def read_file(path: str, text: str, include_dirs=(), defines=(), undefs=()) -> Module:
-    """Preprocess and parse ``text`` (the contents of ``path``) into a Module."""
+class _Parser(GnuCParser):
+    """pycparserext's GNU parser whose syntax errors always carry ``file:line:col``: pycparser gives
+    some ("Invalid expression", "At end of input") only the file name; they get the position of
+    the token the parser stopped at."""
+
+    def _parse_error(self, msg, coord):
+        if not getattr(coord, "line", None):  # (pycparser.c_parser.Coord; a str when only the file is known)
+            coord = self.error_coord() or coord
+        super()._parse_error(msg, coord)
+
+    def _lex_on_rbrace_func(self):
+        try:
+            super()._lex_on_rbrace_func()
+        except ParseError:  # raised without a position; the lexer has just read the '}'
+            clex = self.clex
+            line, pos, start = (getattr(clex, a, None) for a in ("_lineno", "_pos", "_line_start"))
+            if not all(isinstance(x, int) for x in (line, pos, start)):
+                raise
+            self._parse_error("unmatched '}'", self._coord(line, max(pos - start, 1)))
+
+    def error_coord(self):
+        """The next token's position, or at the end of the input the position after the last token."""
+        try:
+            tok = self._peek()
+        except Exception:  # (a lexer error while looking ahead)
+            tok = None
+        if tok is not None:
+            return self._tok_coord(tok)
+        toks = [t for t in getattr(getattr(self, "_tokens", None), "_buffer", []) if t is not None]
+        if not toks:
+            return None
+        last = toks[-1]
+        return self._coord(last.lineno, (last.column or 1) + len(last.value))
+
+    def last_coord(self) -> Coord | None:
+        """Where the parser was (for errors raised without any position, e.g. an unmatched '}')."""
+        clex = self.clex
+        line, pos, start = (getattr(clex, a, None) for a in ("_lineno", "_pos", "_line_start"))
+        if not isinstance(line, int) or line < 1:
+            return None
+        col = pos - start + 1 if isinstance(pos, int) and isinstance(start, int) else 1
+        return Coord(getattr(clex, "filename", "") or "", line, max(col, 1))
+
+
+def _syntax_message(msg: str) -> str:
+    """pycparser's ParseError text as a diagnostic ("before: x" -> "syntax error before 'x'")."""
+    m = re.fullmatch(r"before: (.*)", msg, re.S)
+    if m:
+        return f"syntax error before '{m.group(1)}'"
+    if msg.startswith("Illegal character"):
+        return msg[0].lower() + msg[1:]
+    if msg == "At end of input":
+        return "syntax error: unexpected end of input"
+    return "syntax error: " + (msg[0].lower() + msg[1:] if msg else "cannot parse")
+
+
+_PACKED = re.compile(r"__attribute__\s*\(\((?:[^()]|\([^()]*\))*\b(?:__)?packed(?:__)?\b")
+
+
+def packed_enums(pre: str) -> frozenset[str]:
+    """First enumerators of the enums declared ``__attribute__((packed))`` (pycparserext drops the
+    attribute, and GCC gives a packed enum the smallest type that holds its values)."""
+    out = set()
+    for m in re.finditer(r"\benum\b([^;{}]*)\{([^{}]*)\}([^;{}]*)", pre):
+        if _PACKED.search(m.group(1)) or _PACKED.search(m.group(3)):
+            first = re.match(r"\s*([A-Za-z_]\w*)", m.group(2))
+            if first:
+                out.add(first.group(1))
+    return frozenset(out)
+
+
+def read_file(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc: str | Sequence[str] = "gcc",
+              char_signed: bool | None = None) -> Module:
+    """Preprocess and parse ``text`` (the contents of ``path``) into a Module.
+
+    ``cc`` is the target's C compiler (a name or a command list, e.g. ``isa.cc``): it preprocesses the
+    file and says what the target's types are (plain ``char`` is unsigned on AArch64 and ppc64le,
+    ``wchar_t``); ``char_signed`` overrides the signedness of plain ``char``."""
     if "\x00" in text:
         raise error(Coord(path, 1, 1), "input is not a C source file (it contains NUL bytes)")
-    pre = preprocess(path, text, include_dirs, defines, undefs)
     try:
-        ast = GnuCParser().parse(pre, path)
+        target = T.target_of(cc, char_signed)
+    except T.TargetError as exc:
+        raise error(None, str(exc)) from None
+    if text.startswith("\ufeff"):  # a UTF-8 byte order mark (gcc skips it)
+        text = text[1:]
+    pre = preprocess(path, text, include_dirs, defines, undefs, T.target_cc(cc, char_signed))
+    parser = _Parser()
+    try:
+        ast = parser.parse(pre, path)
+    except RecursionError:
+        where = parser.error_coord()
+        where = Coord(where.file or path, where.line, where.column or 1) if where is not None else Coord(path, 1, 1)
+        raise error(where, "expression nesting is too deep for the pycparser frontend") from None
     except Exception as exc:  # pycparser raises ParseError with "file:line:col: msg"
         msg = str(exc)
-        m = re.match(r"(.*?):(\d+):(\d+): (.*)", msg)
+        m = re.match(r"(.*?):(\d+):(\d+): (.*)", msg, re.S)
         if m:
-            raise error(Coord(m.group(1), int(m.group(2)), int(m.group(3))), m.group(4)) from None
-        m = re.match(r"(.*?):(\d+): (.*)", msg)
+            raise error(Coord(m.group(1), int(m.group(2)), int(m.group(3))), _syntax_message(m.group(4))) from None
+        m = re.match(r"(.*?):(\d+): (.*)", msg, re.S)
         if m:
-            raise error(Coord(m.group(1), int(m.group(2)), 1), m.group(3)) from None
-        raise error(Coord(path, 1, 1), f"cannot parse: {msg}") from None
-    return Reader(path, text).read(ast)
+            raise error(Coord(m.group(1), int(m.group(2)), 1), _syntax_message(m.group(3))) from None
+        where = parser.last_coord()  # (an unmatched '}', a bad literal suffix: no position in the message)
+        if where is not None and not where.file:
+            where = Coord(path, where.line, where.col)
+        raise error(where or Coord(path, 1, 1), _syntax_message(msg or type(exc).__name__)) from None
+    reader = Reader(path, text, target, packed_enums(pre))
+    try:
+        return reader.read(ast)
+    except RecursionError:
+        raise error(reader.here or Coord(path, 1, 1), "expression nesting is too deep") from None

@@ -48,6 +48,11 @@ def insert_guards(lin: Linear, mode: str, test_cost: int = 4, plain_cost: int | 
     if mode == "off":
         return
     g = _Guarder(lin, mode, test_cost, plain_cost)
+    # Only masks that survived dead code elimination can be tested (tests/fuzz_regressions/
+    # boscc_uniform_guard.c: a region under a mask nobody else needed).
+    g.defined = {s.target.sym for s in flatten(lin.stmts)
+                 if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym.type == MASK}
+    g.defined |= {s.active for s in flatten(lin.stmts) if isinstance(s, MaskedLoop) and s.active is not None}
     lin.stmts = g.guard_list(lin.stmts, None)
     g.add_resets(lin.stmts)
 
@@ -110,7 +115,7 @@ class _Guarder:
                     and region[0].target.sym is m:
                 out.append(region.pop(0))
             inner = self.guard_list(region, a)
-            if inner and self.worth(a, inner):
+            if inner and m in self.defined and self.worth(a, inner):
                 out.append(Guard(inner[0].coord, m, inner))
             else:
                 out.extend(inner)

@@ -210,7 +210,7 @@ def test_neon_is_native_where_expected() -> None:
         isa.shift("<<", "u32", "a", "3", True): "vshlq_n_u32(a, 3)",
         isa.shift(">>", "i32", "a", "31", True): "vshrq_n_s32(a, 31)",
         isa.shift(">>", "u32", "a", "0", True): "a",
-        isa.shift(">>", "i32", "a", "n", True): "vshlq_s32(a, vdupq_n_s32(-(n)))",
+        isa.shift(">>", "i32", "a", "n", True): "vshlq_s32(a, vdupq_n_s32(-(int32_t)(n)))",
         isa.shift(">>", "u32", "a", "n", False): "vshlq_u32(a, vnegq_s32(vreinterpretq_s32_u32(n)))",
         isa.shift("<<", "i32", "a", "n", False): "vshlq_s32(a, n)",
         isa.unop("~", "i32", "a"): "vmvnq_s32(a)",

@@ -1,0 +1,361 @@
+"""expand-fuzz: the generator, the call-log comparison, the minimizer, the CI fuzz run, and the
+regression programs the fuzzer found (tests/fuzz_regressions/*.c, each must expand and verify)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from expand import fuzz
+from expand.fuzz import (
+    FUZZ_LOG_C,
+    GenOptions,
+    If,
+    Minimizer,
+    Program,
+    check_file,
+    check_source,
+    generate,
+    program_seed,
+    render,
+    run_fuzz,
+    walk_stmts,
+    write_support,
+)
+from expand.types import INT
+from expand.verify import Param, verify
+
+ROOT = Path(__file__).parent.parent
+REGRESSIONS = ROOT / "tests" / "fuzz_regressions"
+#: The CI fuzz run: this seed, 200 programs, SSE4.1.
+CI_SEED = 20240601
+CI_COUNT = 200
+GCC = ["gcc", "-O2", "-Wall", "-Werror", "-ffp-contract=off"]
+
+
+# ----------------------------------------------------------------------------- the generator
+
+
+def test_same_seed_same_program() -> None:
+    for i in range(20):
+        a = render(generate(program_seed(5, i)))
+        b = render(generate(program_seed(5, i)))
+        assert a == b
+    texts = {render(generate(program_seed(5, i))) for i in range(20)}
+    assert len(texts) == 20  # and different seeds give different programs
+
+
+def test_same_seed_same_program_in_another_process() -> None:
+    p = subprocess.run([sys.executable, "-m", "expand.fuzz", "--print", "--seed", "11", "--start", "3",
+                        "--count", "2"], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert p.stdout == "".join(render(generate(program_seed(11, i))) + "\n" for i in (3, 4))
+
+
+def test_programs_cover_the_features() -> None:
+    text = "".join(render(generate(program_seed(1, i))) for i in range(150))
+    for needle in ("int64_t ", "uint64_t ", "unsigned ", "float ", "double ", "union {", "static ", " ? ",
+                   " && ", " || ", "} else {", "log_i32(", "log_f64(", " << (", " >> (", " & 31)", " ^ ", "(~",
+                   "!= 0 ? ", "(-2147483647 - 1)", "return ", "(int)((unsigned)", "< 2147483648.0f)",
+                   "expect-error"):
+        assert needle in text, needle
+    assert "for (" not in text and "while" not in text
+    loops = "".join(render(generate(program_seed(1, i), GenOptions(loops=True))) for i in range(30))
+    assert "for (int i" in loops
+
+
+def test_generated_programs_compile_warning_free(tmp_path: Path) -> None:
+    write_support(tmp_path)
+    names = []
+    for i in range(120):
+        opts = GenOptions(loops=i % 4 == 3)
+        name = f"p{i}.c"
+        (tmp_path / name).write_text(render(generate(program_seed(3, i), opts)))
+        names.append(name)
+    for chunk in (names[:60], names[60:], ["fuzz_log.c"]):
+        p = subprocess.run([*GCC, "-c", *chunk], cwd=tmp_path, capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr[:5000]
+
+
+def _ub_driver(prog: Program, n: int = 4000) -> str:
+    """A main() that calls f on edge and random inputs of its parameter types."""
+    from expand.types import DOUBLE, FLOAT, LONG, UINT, ULONG
+    from expand.verify import edge_values
+    ctypes = {"int": INT, "unsigned": UINT, "int64_t": LONG, "uint64_t": ULONG, "float": FLOAT, "double": DOUBLE}
+    lines = ["#include <stdint.h>", "#include <string.h>", '#include "fuzz_log.h"']
+    params = prog.f.params
+    lines.append(f"{prog.f.ret} f({', '.join(t for t, _ in params) or 'void'});")
+    for j, (t, _) in enumerate(params):
+        vals = edge_values(ctypes[t])
+        lines.append(f"static const uint64_t e{j}[] = {{{', '.join(f'{v:#x}ULL' for v in vals)}}};")
+    lines += ["int main(void) {", "    uint64_t s = 88172645463325252ULL;", f"    for (int k = 0; k < {n}; k++) {{"]
+    args = []
+    for j, (t, _) in enumerate(params):
+        lines += ["        s ^= s << 13; s ^= s >> 7; s ^= s << 17;",
+                  f"        uint64_t b{j} = (k & 1) ? s : e{j}[s % (sizeof e{j} / sizeof e{j}[0])];",
+                  f"        {t} a{j}; memcpy(&a{j}, &b{j}, sizeof a{j});"]
+        args.append(f"a{j}")
+    lines += [f"        volatile {prog.f.ret} r = f({', '.join(args)}); (void)r;", "    }", "    return 0;", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def test_generated_programs_have_no_undefined_behaviour(tmp_path: Path) -> None:
+    """UBSan (with float-to-int overflow) on edge and random inputs: no signed overflow, no bad shift,
+    no division by zero or INT_MIN / -1, no out-of-range float conversion."""
+    write_support(tmp_path)
+    san = ["-fsanitize=undefined,float-cast-overflow", "-fno-sanitize-recover=all"]
+    for i in range(40):
+        prog = generate(program_seed(12, i), GenOptions(loops=i % 4 == 3, diagnostics=0))
+        (tmp_path / "p.c").write_text(render(prog))
+        (tmp_path / "main.c").write_text(_ub_driver(prog))
+        b = subprocess.run(["gcc", "-O1", "-ffp-contract=off", *san, "p.c", "main.c", "fuzz_log.c", "-o", "p", "-lm"],
+                           cwd=tmp_path, capture_output=True, text=True)
+        assert b.returncode == 0, b.stderr[:3000]
+        r = subprocess.run(["./p"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0 and "runtime error" not in r.stderr, (r.stderr[:3000], render(prog))
+
+
+# ----------------------------------------------------------------------------- the call log
+
+LOG_PRELUDE = """#include <stdint.h>
+#include <smmintrin.h>
+#include "fuzz_log.h"
+"""
+LOG_SCALAR = LOG_PRELUDE + """int g(int x) {
+    int r = log_i32(1, x);
+    if (x > 0)
+        r += log_i32(2, x + 1);
+    return r;
+}
+"""
+
+# Per active lane, lanes in order, site by site: what expand generates.
+LOG_VECTOR_RIGHT = """
+__m128i v_g(__m128i x) {
+    int32_t xs[4], r[4], r2[4];
+    _mm_storeu_si128((__m128i *)xs, x);
+    for (int l = 0; l < 4; l++) r[l] = log_i32(1, xs[l]);
+    unsigned on = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(x, _mm_setzero_si128())));
+    for (int l = 0; l < 4; l++) if (on >> l & 1) r2[l] = log_i32(2, xs[l] + 1); else r2[l] = 0;
+    return _mm_add_epi32(_mm_loadu_si128((__m128i *)r), _mm_loadu_si128((__m128i *)r2));
+}
+"""
+# The two call sites swapped: the same calls, but site 2 before site 1 for the lanes that make both.
+LOG_VECTOR_SWAPPED = LOG_VECTOR_RIGHT.replace(
+    "    for (int l = 0; l < 4; l++) r[l] = log_i32(1, xs[l]);\n", "").replace(
+    "else r2[l] = 0;\n", "else r2[l] = 0;\n    for (int l = 0; l < 4; l++) r[l] = log_i32(1, xs[l]);\n")
+# Lanes in reverse order at site 1.
+LOG_VECTOR_REVERSED = LOG_VECTOR_RIGHT.replace("for (int l = 0; l < 4; l++) r[l]", "for (int l = 3; l >= 0; l--) r[l]")
+# Site 2 called for every lane, active or not (the results are still blended correctly).
+LOG_VECTOR_INACTIVE = LOG_VECTOR_RIGHT.replace(
+    "if (on >> l & 1) r2[l] = log_i32(2, xs[l] + 1); else r2[l] = 0;",
+    "{ int32_t t = log_i32(2, xs[l] + 1); r2[l] = (on >> l & 1) ? t : 0; }")
+
+
+class _StandInSse41:
+    name, lanes, cflags, cc, run_prefix = "sse4.1", 4, ["-msse4.1"], ["gcc"], []
+
+    def vtype(self, k: str) -> str:
+        return "__m128i"
+
+    def mtype(self, k: str) -> str:
+        return "__m128i"
+
+    def loadu(self, k: str, ptr: str) -> str:
+        return f"_mm_loadu_si128((const __m128i *)({ptr}))"
+
+    def storeu(self, k: str, ptr: str, v: str) -> str:
+        return f"_mm_storeu_si128((__m128i *)({ptr}), {v})"
+
+
+def _log_verify(tmp_path: Path, vector: str):
+    write_support(tmp_path)
+    src = tmp_path / "g.c"
+    src.write_text(LOG_SCALAR)
+    return verify(scalar_sources=[src], scalar_name="g", vector_c=LOG_PRELUDE + vector, vector_name="v_g",
+                  params=[Param("x", INT)], ret=INT, isa=_StandInSse41(), link_files=[tmp_path / "fuzz_log.c"],
+                  n_random=2000, call_log=True)
+
+
+def test_call_log_accepts_per_lane_calls(tmp_path: Path) -> None:
+    rep = _log_verify(tmp_path, LOG_VECTOR_RIGHT)
+    assert rep.ok and rep.mismatches == 0, rep.details
+
+
+@pytest.mark.parametrize("vector", [LOG_VECTOR_SWAPPED, LOG_VECTOR_REVERSED, LOG_VECTOR_INACTIVE],
+                         ids=["sites-swapped", "lanes-reversed", "inactive-lanes-call"])
+def test_call_log_catches_wrong_calls(tmp_path: Path, vector: str) -> None:
+    rep = _log_verify(tmp_path, vector)
+    assert not rep.ok and rep.mismatches > 0, rep.summary
+    assert "calls: DIFFER" in rep.details
+    assert "return: same" in rep.details  # the returned values are right: only the log tells
+
+
+def test_call_log_off_ignores_calls(tmp_path: Path) -> None:
+    write_support(tmp_path)
+    src = tmp_path / "g.c"
+    src.write_text(LOG_SCALAR)
+    rep = verify(scalar_sources=[src], scalar_name="g", vector_c=LOG_PRELUDE + LOG_VECTOR_SWAPPED, vector_name="v_g",
+                 params=[Param("x", INT)], ret=INT, isa=_StandInSse41(), link_files=[tmp_path / "fuzz_log.c"],
+                 n_random=2000)
+    assert rep.ok, rep.details  # without call_log, fuzz_log.c's weak recorder links and nothing is compared
+
+
+def test_expanded_calls_are_compared(tmp_path: Path) -> None:
+    text = ('#include "fuzz_log.h"\nint f(int x) { if (x > 3) log_i32(1, x); '
+            'int r = x > 7 && log_i32(2, x) > 0; log_u32(3, (unsigned)x); return r; }\n')
+    out = check_source(text, "sse4.1", n_random=500)
+    assert out.kind == "ok", out.summary + "\n" + out.details
+    # The same program whose vector code calls log_i32 for every lane fails: swap the vector side in.
+    wrong = text.replace("if (x > 3) log_i32(1, x);", "log_i32(1, x);")
+    src = tmp_path / "w.c"
+    write_support(tmp_path)
+    src.write_text(text)
+    from emit import get_isa
+    from expand.driver import expand_module
+    from frontends.pycparser_frontend import read_file
+    isa = get_isa("sse4.1")
+    res = expand_module(read_file(str(tmp_path / "x.c"), wrong), isa, functions=["f"])
+    e = res.functions[0]
+    rep = verify(scalar_sources=[src], scalar_name="f", vector_c=res.text, vector_name=e.vector_name,
+                 params=[Param(p.name, p.type) for p in e.params], ret=e.ret, isa=isa,
+                 link_files=[tmp_path / "fuzz_log.c"], n_random=500, call_log=True)
+    assert not rep.ok and "calls: DIFFER" in rep.details
+
+
+def test_fuzz_log_c_records_one_nan() -> None:
+    assert "0x7fc00000u" in FUZZ_LOG_C and "0x7ff8000000000000u" in FUZZ_LOG_C
+
+
+# ----------------------------------------------------------------------------- outcomes
+
+
+def test_planted_diagnostic_is_expected() -> None:
+    prog = next(p for p in (generate(program_seed(2, i)) for i in range(300)) if p.expect_error)
+    out = check_source(render(prog), "sse4.1")
+    assert out.kind == "ok" and "diagnosed as expected" in out.summary, out.summary
+    # a program that promises a diagnostic and expands cleanly is a failure
+    out = check_source('/* expand-fuzz: expect-error switch */\n#include "fuzz_log.h"\nint f(int x) { return x; }\n',
+                       "sse4.1")
+    assert out.kind == "missing-diagnostic"
+    # and an unplanned diagnostic is one too
+    out = check_source('#include "fuzz_log.h"\nint f(int x) { switch (x) { default: return 1; } }\n', "sse4.1")
+    assert out.kind == "diagnostic" and "switch" in out.summary
+
+
+def test_signatures() -> None:
+    o = fuzz.Outcome("mismatch", "", "input 1 (edge) lane 1: x=0\n  return: DIFFERS scalar 1 vector 2\n"
+                     "  calls: DIFFER scalar [1:0x1 2:0x2] vector [1:0x1]\n")
+    assert o.signature() == ("mismatch", "call-count,return")
+    o = fuzz.Outcome("crash", "KeyError: 'x_3'")
+    assert o.signature() == fuzz.Outcome("crash", "KeyError: 'y_12'").signature()
+
+
+# ----------------------------------------------------------------------------- the minimizer
+
+
+def _count_stmts(p: Program) -> int:
+    """Statements in the rendered program (dead stores are not rendered)."""
+    return sum(line.rstrip().endswith((";", "{")) for line in render(p).splitlines()[4:])
+
+
+def test_minimizer_shrinks_a_planted_failure() -> None:
+    # The planted "bug": any program with a guarded unsigned division inside an if fails.
+    def has_bug(p: Program) -> bool:
+        for s in walk_stmts(p.f.body):
+            if isinstance(s, If) and any(re.search(r"!= 0 \? .* / ", render_stmt)
+                                         for render_stmt in _texts(s.then)):
+                return True
+        return False
+
+    prog = next(p for p in (generate(program_seed(9, i)) for i in range(200)) if has_bug(p))
+    before = render(prog)
+    m = Minimizer(prog, has_bug, max_tests=5000, max_seconds=120)
+    small = m.run()
+    after = render(small)
+    assert has_bug(small)
+    assert _count_stmts(small) <= 4, after  # f's header, if, the division, return
+    assert len(after) < len(before) / 3, after
+    assert after.count("\n") < 16, after
+    assert render(prog) == before  # the original is left alone
+
+
+def _texts(stmts) -> list[str]:
+    from expand.fuzz import render_stmts
+    out: list[str] = []
+    render_stmts(stmts, set(), "", out)
+    return out
+
+
+def test_minimize_keeps_the_failure() -> None:
+    """minimize() end to end on a failure found without compiling: an unplanned diagnostic."""
+    prog = generate(program_seed(4, 1))
+    assert not prog.expect_error
+    prog.f.body.insert(1, fuzz.Raw(["switch (1) {", "default:", "    break;", "}"], keep=True))
+    out = check_source(render(prog), "sse4.1")
+    assert out.kind == "diagnostic" and "switch" in out.summary
+    small, tests = fuzz.minimize(prog, out, "sse4.1", max_tests=300)
+    assert 0 < tests <= 300
+    again = check_source(render(small), "sse4.1")
+    assert again.signature() == out.signature()
+    assert render(small).count("\n") < render(prog).count("\n") / 2, render(small)
+
+
+# ----------------------------------------------------------------------------- the CI fuzz run
+
+
+def test_ci_fuzz_run_sse41(tmp_path: Path) -> None:
+    """The CI fuzz run: 200 programs on SSE4.1, every one must expand and verify (returns and calls)."""
+    lines: list[str] = []
+    rep = run_fuzz(count=CI_COUNT, isa="sse4.1", seed=CI_SEED, out=tmp_path / "failures", jobs=2,
+                   minimize_failures=False, log=lines.append)
+    print(rep.line())
+    readme = (tmp_path / "failures" / "README").read_text() if rep.failures else ""
+    assert rep.programs == CI_COUNT
+    assert rep.mismatches == 0 and rep.crashes == 0, "\n".join([rep.line(), *lines, readme])
+
+
+def test_command_line(tmp_path: Path) -> None:
+    from emit import ISAS
+    out = tmp_path / "out"
+    p = subprocess.run([sys.executable, "-m", "expand.fuzz", "--count", "3", "--seed", "2", "--isa", "sse4.1",
+                        "--out", str(out), "--no-minimize"], capture_output=True, text=True, cwd=ROOT)
+    m = re.search(r"^expand-fuzz: 3 programs, (\d+) mismatches, (\d+) crashes, [\d.]+ s$", p.stdout, re.M)
+    assert m, p.stdout + p.stderr
+    failed = int(m.group(1)) + int(m.group(2))
+    assert p.returncode == (1 if failed else 0)
+    if failed:
+        assert "Reproduce: expand-fuzz --replay" in (out / "README").read_text()
+    for name in ISAS:  # every ISA the registry knows is accepted
+        assert fuzz.main(["--isa", name, "--count", "0", "--out", str(out)]) == 0
+
+
+# ----------------------------------------------------------------------------- regressions
+
+
+REGRESSION_FILES = sorted(REGRESSIONS.glob("*.c")) if REGRESSIONS.exists() else []
+
+
+@pytest.mark.parametrize("path", [p for p in REGRESSION_FILES if not p.name.startswith("fuzz_log")],
+                         ids=lambda p: p.stem)
+def test_fuzz_regression(path: Path) -> None:
+    m = re.search(r"expand-fuzz: isa (\S+)", path.read_text())  # found on another ISA (default SSE4.1)
+    out = check_file(path, m.group(1) if m else "sse4.1", n_random=2000)
+    assert out.kind == "ok", f"{path.name}: {out.kind}: {out.summary}\n{out.details[:6000]}"
+
+
+def test_regression_files_are_self_contained() -> None:
+    assert (REGRESSIONS / "fuzz_log.h").read_text() == fuzz.FUZZ_LOG_H
+    assert (REGRESSIONS / "fuzz_log.c").read_text() == fuzz.FUZZ_LOG_C
+    for path in REGRESSION_FILES:
+        if path.name.startswith("fuzz_log"):
+            continue
+        text = path.read_text()
+        assert text.startswith("/*") and "Found by expand-fuzz" in text, path
+        p = subprocess.run([*GCC, "-c", path.name, "-o", "/dev/null"], cwd=REGRESSIONS, capture_output=True,
+                           text=True)
+        assert p.returncode == 0, p.stderr
+
