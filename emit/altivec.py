@@ -233,6 +233,13 @@ class Altivec(RegIsa):
 
     def splat(self, k: str, scalar: str) -> str:
         if self.nregs(k) == 1:
+            if not re.fullmatch(r"[\w.+\-]+|\(\w+(\s\w+)*\)\s*\(?[\w.+\-]+\)?", scalar.strip()):
+                # powerpc GCC 12 crashes (ICE in gimplify_expr) on vec_splats of an expression with
+                # comparisons or ?: (tests/fuzz_regressions/altivec_splat_expression.c): splat a
+                # parameter of a helper instead.
+                name = self._func(f"_exp_splat1_{k}", self.vtype(k), [f"{scalar_ctype(k)} s"],
+                                  f"    return {self._splat1(k, 's')};\n")
+                return f"{name}({scalar})"
             return self._splat1(k, scalar)
         return self._lift(f"_exp_splat_{k}", self.vtype(k), self.nregs(k), [Arg(scalar_ctype(k), scalar)],
                           lambda _j, x: self._splat1(k, x))
