@@ -17,8 +17,8 @@ computed NaN stored to a union's float member is made the quiet NaN before the i
 NaN inputs copied unchanged keep their bits, and everything else is compared bit for bit.
 
 A few percent of the programs carry a construct expand must refuse (``switch``, ``volatile``, inline
-assembly): for those the diagnostic is the expected outcome. ``GenOptions(loops=True)`` (``--loops``)
-adds loops with small per-lane trip counts; it is off by default.
+assembly): for those the diagnostic is the expected outcome. Loops with small data-dependent
+per-lane trip counts, ``break`` and ``continue`` are on by default (``--no-loops`` turns them off).
 
 ``expand-fuzz --count N --isa X --seed S [--out DIR] [--random R]`` checks N programs (on 2
 processes), delta-debugs the first failure of each kind down to a small program written to DIR
@@ -424,7 +424,7 @@ def render(p: Program) -> str:
 class GenOptions:
     """Knobs of the generator (the defaults are what the CI fuzz run uses)."""
 
-    loops: bool = False  # off until loops are part of what expand promises
+    loops: bool = True  # loops with per-lane trip counts, break/continue
     diagnostics: float = 0.03  # share of programs with a construct expand must refuse
     max_params: int = 3
     max_stmts: int = 9  # top-level statements of f (besides declarations and the final return)
@@ -1474,7 +1474,7 @@ def run_fuzz(*, count: int, isa: str, seed: int = 1, start: int = 0, n_random: i
                 line = (f"{name}.c: {r.outcome.kind} on {isa} ({r.outcome.summary.splitlines()[0][:160]}).{note}"
                         f" Reproduce: expand-fuzz --replay {out / (name + '.c')} --isa {isa} --random {n_random}"
                         f"  (as generated: expand-fuzz --seed {seed} --start {r.index} --count 1 --isa {isa}"
-                        f"{' --loops' if opts.loops else ''} --random {n_random})")
+                        f"{'' if opts.loops else ' --no-loops'} --random {n_random})")
                 with open(out / "README", "a") as f:
                     f.write(line + "\n")
     finally:
@@ -1497,12 +1497,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default="fuzz-failures", help="where failures are written (default fuzz-failures/)")
     p.add_argument("--random", type=int, default=2000, help="random inputs per program besides the edge set")
     p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="worker processes (default 2)")
-    p.add_argument("--loops", action="store_true", help="generate loops too (off by default)")
+    p.add_argument("--no-loops", action="store_true", help="generate no loops (loops are on by default)")
     p.add_argument("--no-minimize", action="store_true", help="write failures as generated")
     p.add_argument("--print", action="store_true", help="print the programs instead of checking them")
     p.add_argument("--replay", nargs="+", metavar="FILE.c", help="check programs written by expand-fuzz")
     args = p.parse_args(argv)
-    opts = GenOptions(loops=args.loops)
+    opts = GenOptions(loops=not args.no_loops)
     if args.print:
         for i in range(args.start, args.start + args.count):
             sys.stdout.write(render(generate(program_seed(args.seed, i), opts)) + "\n")
