@@ -255,6 +255,14 @@ class Altivec(RegIsa):
         else:
             elts = [f"({'long long' if kind_bits(k) == 64 else 'int'})({t})({s})" for s in scalars]
         rl, rt = self.reg_lanes(k), self.regtype(k)
+        if self.nregs(k) == 1 and not all(re.fullmatch(r"[\w.+\-]+", x.strip()) for x in scalars):
+            # powerpc GCC 12 crashes (ICE in gimplify_expr) on some overloaded builtins (vec_mul) of
+            # a vector literal whose elements are vec_extract calls (tests/test_inactive_lanes.py,
+            # gather): build the literal from a helper's parameters instead.
+            ps = [f"s{i}" for i in range(self.lanes)]
+            name = self._func(f"_exp_build1_{k}", rt, [f"{t} {q}" for q in ps],
+                              f"    return {self.build(k, ps)};\n")
+            return f"{name}({', '.join(scalars)})"
         regs = [f"({rt}){{{', '.join(elts[j * rl:(j + 1) * rl])}}}" for j in range(self.nregs(k))]
         if len(regs) == 1:
             return regs[0]

@@ -179,7 +179,8 @@ class Generic(Isa):
     def loadu(self, k: str, ptr: str) -> str:
         if self._narrow(k):
             return f"__builtin_convertvector(*(const {self._vt(k, True)} *){_p(ptr)}, {self.vtype(k)})"
-        return f"(*(const {self._vt(self._tag(k), True)} *){_p(ptr)})"
+        # cast to the aligned type: ``c ? loadu(...) : build(...)`` needs both arms of one type
+        return f"(({self.vtype(k)})*(const {self._vt(self._tag(k), True)} *){_p(ptr)})"
 
     def storeu(self, k: str, ptr: str, v: str) -> str:
         if self._narrow(k):

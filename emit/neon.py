@@ -82,6 +82,13 @@ def _chain(sfx: str, vals: Sequence[str]) -> str:
     return e
 
 
+#: GCC 12.2 (aarch64) miscompiles code like ours: its redundant-extension pass moves a vector
+#: ``sxtl``/``uxtl`` above a call into v8-v15, whose upper halves the callee need not keep (found by
+#: expand-fuzz, tests/fuzz_regressions/neon_gcc12_ree_call.c). Turning the pass off costs nothing here.
+NO_REE = ("/* GCC 12 on AArch64 moves vector extensions across calls in its REE pass (wrong code): off */\n"
+          "#if defined(__GNUC__) && !defined(__clang__)\n#pragma GCC optimize (\"no-ree\")\n#endif\n")
+
+
 class Neon(RegIsa):
     """AArch64 Advanced SIMD with 4 lanes (any multiple of 4 works: 8 = two registers per 32-bit gang)."""
 
@@ -98,6 +105,11 @@ class Neon(RegIsa):
         super().__init__(lanes)
         if self.lanes % 4 or self.lanes > 32:  # (mask_bits fits 32 lanes)
             raise ValueError(f"neon gangs have 4, 8, ... or 32 lanes, not {self.lanes}")
+        self.reset()
+
+    def reset(self) -> None:
+        super().reset()
+        self.need("_exp_gcc_no_ree", NO_REE)
 
     # ------------------------------------------------------------------ types and memory
     def _sfx(self, k: str) -> str:

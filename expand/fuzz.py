@@ -1057,7 +1057,7 @@ def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int | 
 
     from .diagnostics import ExpandError
     from .driver import expand_module
-    from .verify import Param, verify
+    from .verify import Param, precompiled_header, verify
 
     t0 = time.monotonic()
     if seed is None:
@@ -1103,10 +1103,14 @@ def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int | 
             log_obj = _log_object(isa, cache_dir or wd)
         except subprocess.CalledProcessError as exc:
             return Outcome("scalar-build", "fuzz_log.c does not compile", exc.stderr, time.monotonic() - t0)
+        try:
+            pch = precompiled_header(isa, cache_dir or wd)
+        except Exception:  # only a speed-up: the harness compiles without it
+            pch = None
         rep = verify(scalar_sources=[src], scalar_name=e.scalar_name, vector_c=res.text,
                      vector_name=e.vector_name, params=[Param(p.name, p.type) for p in e.params], ret=e.ret,
                      isa=isa, link_files=[log_obj], constants=e.constants, n_random=n_random, seed=seed,
-                     call_log=True, nan_bits=False)
+                     call_log=True, nan_bits=False, pch=pch)
         dt = time.monotonic() - t0
         if rep.ok:
             return Outcome("ok", rep.summary, "", dt)

@@ -307,10 +307,12 @@ def test_minimize_keeps_the_failure() -> None:
 # ----------------------------------------------------------------------------- the CI fuzz run
 
 
-def test_ci_fuzz_run_sse41(tmp_path: Path) -> None:
-    """The CI fuzz run: 200 programs on SSE4.1, every one must expand and verify (returns and calls)."""
+@pytest.mark.parametrize("isa", ["sse2", "sse4.1", "avx2", "avx512", "neon", "altivec", "generic"])
+def test_ci_fuzz_run(tmp_path: Path, isa: str) -> None:
+    """The CI fuzz run: 200 programs (loops included) per ISA, every one must expand and verify
+    (returns and calls), or be refused where a refusal was planted."""
     lines: list[str] = []
-    rep = run_fuzz(count=CI_COUNT, isa="sse4.1", seed=CI_SEED, out=tmp_path / "failures", jobs=2,
+    rep = run_fuzz(count=CI_COUNT, isa=isa, seed=CI_SEED, out=tmp_path / "failures", jobs=2,
                    minimize_failures=False, log=lines.append)
     print(rep.line())
     readme = (tmp_path / "failures" / "README").read_text() if rep.failures else ""
