@@ -15,7 +15,7 @@ from .isa import Isa
 TABLES: dict[str, tuple[str, str, int, str]] = {
     "sse2": ("emit.sse2", "Sse2", 4, "x86-64 (any); gcc -msse2"),
     "sse4.1": ("emit.sse41", "Sse41", 4, "x86 with SSE4.1; gcc -msse4.1"),
-    "avx2": ("emit.avx2", "Avx2", 8, "x86 with AVX2; gcc -mavx2"),
+    "avx2": ("emit.avx2", "Avx2", 8, "x86 with AVX2 and FMA3; gcc -mavx2 -mfma"),
     "avx512": ("emit.avx512", "Avx512", 16,
                "x86 with AVX-512F/BW/DQ/VL; gcc -mavx512f -mavx512bw -mavx512dq -mavx512vl"),
     "neon": ("emit.neon", "Neon", 4, "AArch64 Advanced SIMD; verified with aarch64-linux-gnu-gcc + qemu-aarch64"),
@@ -62,7 +62,7 @@ def default_isa() -> str:
         f = _cpu_flags()
         if {"avx512f", "avx512bw", "avx512dq", "avx512vl"} <= f:
             order.append("avx512")
-        if "avx2" in f:
+        if {"avx2", "fma"} <= f:
             order.append("avx2")
         if "sse4_1" in f:
             order.append("sse4.1")

@@ -21,8 +21,9 @@ operands); shifts by immediate, uniform or per-lane count on every integer kind
 types; ``!=`` is ``vec_cmpne``, true on NaN; the float others ordered) and ``vec_sel`` selects;
 masks (``vec_and``/``vec_or``/``vec_xor``/``vec_andc``, ``vec_any_ne``/``vec_all_ne``, ``vec_bperm``
 for ``mask_bits``); every conversion between integer widths, int <-> float of every width (VSX
-converts, correctly rounded, u64 -> f32 included) and f32 <-> f64; bitcasts. Per-lane scalar
-fallback (from ``Isa``): 64-bit integer ``/`` and ``%`` only (no vector integer divide on POWER8).
+converts, correctly rounded, u64 -> f32 included) and f32 <-> f64; bitcasts; libm sqrt, rounding,
+fmin/fmax and double fma (``math``). Per-lane scalar fallback (from ``Isa``): 64-bit integer ``/`` and
+``%`` (no vector integer divide on POWER8), fmaf (see ``math``).
 
 Signalling NaNs: C on POWER converts float to double exactly (``lfs``/``xscvspdpn`` keep an sNaN
 signalling) while ``xvcvspdp`` quiets it, so f32 -> f64 clears the quiet bit again in those lanes;
@@ -44,6 +45,7 @@ from .isa import (
     Arg,
     RegIsa,
     check_binop,
+    check_math,
     is_float,
     is_signed,
     kind_bits,
@@ -58,6 +60,10 @@ ONES = f"({VM32})vec_splats(-1)"
 ZEROS = f"({VM32})vec_splats(0)"
 CMP = {"==": "vec_cmpeq", "!=": "vec_cmpne", "<": "vec_cmplt", "<=": "vec_cmple", ">": "vec_cmpgt",
        ">=": "vec_cmpge"}
+#: libm operation -> VSX intrinsic (xvsqrtsp, xvrspim, xvrspip, xvrspiz, xvrspic; double: xv*dp*). nearbyint
+#: is vec_rint too: GCC's vec_nearbyint is xvrspi, which rounds halfway cases away from zero.
+VMATH = {"sqrt": "vec_sqrt", "floor": "vec_floor", "ceil": "vec_ceil", "trunc": "vec_trunc", "rint": "vec_rint",
+         "nearbyint": "vec_rint"}
 #: after ``#include <altivec.h>``: give ``vector``/``pixel``/``bool`` back to the program
 KEYWORDS = ("/* <altivec.h> makes vector, pixel and bool macros: undo that (only __vector spellings here) */\n"
             "#undef vector\n#undef pixel\n#undef bool\n"
@@ -90,6 +96,7 @@ class Altivec(RegIsa):
     CC = ("powerpc64le-linux-gnu-gcc",)
     RUN_PREFIX = ("qemu-ppc64le", "-L", "/usr/powerpc64le-linux-gnu")
     reg_bits = 128
+    arch, sleef_suffix = "ppc64le", "vsx"
 
     def __init__(self, lanes: int | None = None) -> None:
         super().__init__(lanes)
@@ -523,3 +530,18 @@ class Altivec(RegIsa):
             return self.convert(src_k, dst_k, a)
         rt = self.regtype(dst_k)
         return self._map(f"_exp_bitcast_{src_k}_{dst_k}", src_k, lambda x: f"({rt})({x})", a, out_k=dst_k)
+
+    # ------------------------------------------------------------------ libm operations
+    def math(self, op: str, k: str, args: Sequence[str]) -> str:
+        """sqrt, floor, ceil, trunc, rint, nearbyint: ``VMATH``; fma on doubles: ``vec_madd`` (fused, as
+        the scalar ``fmadd``); fmin/fmax: compares and selects with the rules of glibc's generic C (ties
+        give x). fmaf stays per lane: ``xvmaddmsp`` would be exact on POWER hardware, but qemu 7.2
+        (where this table is verified) takes its subnormal operands as zero (1 * 2^-149 + 0 gives 0)."""
+        check_math(op, k, args)
+        if op in VMATH:
+            return self._map(f"_exp_{op}_{k}", k, lambda x: f"{VMATH[op]}({x})", *args)
+        if op == "fma" and k == "f64":
+            return self._map(f"_exp_fma_{k}", k, lambda x, y, z: f"vec_madd({x}, {y}, {z})", *args)
+        if op in ("fmin", "fmax"):
+            return self._fminmax(op, k, *args, ties_to_x=True)
+        return super().math(op, k, args)

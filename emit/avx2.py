@@ -15,7 +15,9 @@ count (``sllv``/``srlv``/``srav``), ``/`` and ``%`` (exact through f64 division)
 + - * & | ^ (``*`` from ``_mm256_mul_epu32`` partial products), shifts (``sllv``/``srlv``; arithmetic
 right by the sign-xor trick), comparisons (``_mm256_cmpeq/cmpgt_epi64``, unsigned biased); masks
 (``testz``/``testc``, ``movemask_ps``); conversions between all integer widths, int32/uint32 <->
-f32/f64 (exact), i64/u64 -> f64 (exact, magic-number split), f32 <-> f64, bitcasts. Per-lane scalar
+f32/f64 (exact), i64/u64 -> f64 (exact, magic-number split), f32 <-> f64, bitcasts; libm sqrt,
+rounding, fmin/fmax and fma (``math``; the flags include ``-mfma``: every AVX2 CPU has FMA3, and the
+output then needs ``-ffp-contract=off``, or GCC fuses separate multiplies and adds). Per-lane scalar
 fallback (from ``Isa``): 64-bit integer ``/`` and ``%``, i64/u64 -> f32, float -> i64/u64.
 """
 
@@ -29,12 +31,14 @@ from .isa import (
     Arg,
     RegIsa,
     check_binop,
+    check_math,
     is_float,
     is_int_literal,
     is_signed,
     kind_bits,
     scalar_ctype,
 )
+from .sse41 import ROUND
 
 ONES = "_mm256_set1_epi32(-1)"
 SIGN32 = "_mm256_set1_epi32((int)0x80000000u)"
@@ -71,9 +75,14 @@ class Avx2(RegIsa):
     boscc_plain_cost = 1  # measured: floorf/truncf/roundf gain from guarding their rare regions
     name = "avx2"
     default_lanes = 8
-    CFLAGS = ("-mavx2",)
+    CFLAGS = ("-mavx2", "-mfma")  # every AVX2 CPU has FMA3; fmaf/fma become _mm256_fmadd_ps/pd
     HEADERS = ("<immintrin.h>",)
     reg_bits = 256
+    #: GCC -mavx2 (and -mavx512f) also calls AVX 'c' variants (integers in 128-bit vectors) when its
+    #: loop's vectorization factor is 4 (measured: a void function with a linear int parameter).
+    abi_letter, abi_macro = "d", "defined(__AVX2__)"
+    abi_families = (("d", 256, 256, True), ("c", 256, 128, False))
+    arch, libmvec, sleef_suffix = "x86_64", True, "avx2"
 
     def __init__(self, lanes: int | None = None) -> None:
         super().__init__(lanes)
@@ -509,3 +518,20 @@ class Avx2(RegIsa):
         sfx = self._sfx(src_k if is_float(src_k) else dst_k)
         cast = f"_mm256_castsi256_{sfx}" if is_float(dst_k) else f"_mm256_cast{sfx}_si256"
         return self._map(f"_exp_bitcast_{src_k}_{dst_k}", src_k, lambda x: f"{cast}({x})", a, out_k=dst_k)
+
+    # ------------------------------------------------------------------ libm operations
+    def math(self, op: str, k: str, args: Sequence[str]) -> str:
+        """sqrt: ``_mm256_sqrt_ps/pd``; floor/ceil/trunc/rint/nearbyint: ``_mm256_round_ps/pd``;
+        fmin/fmax: compares and selects with glibc's x86-64 rules; fma: ``_mm256_fmadd_ps/pd`` when the
+        flags enable FMA (the scalar fmaf is then the same instruction), else per lane."""
+        check_math(op, k, args)
+        sfx = self._sfx(k)
+        if op == "sqrt":
+            return self._map(f"_exp_sqrt_{k}", k, lambda x: f"_mm256_sqrt_{sfx}({x})", *args)
+        if op in ROUND:
+            return self._map(f"_exp_{op}_{k}", k, lambda x: f"_mm256_round_{sfx}({x}, {ROUND[op]})", *args)
+        if op in ("fmin", "fmax"):
+            return self._fminmax(op, k, *args, ties_to_x=False)
+        if op == "fma" and "-mfma" in self.cflags:
+            return self._map(f"_exp_fma_{k}", k, lambda x, y, z: f"_mm256_fmadd_{sfx}({x}, {y}, {z})", *args)
+        return super().math(op, k, args)

@@ -30,12 +30,14 @@ from .isa import (
     Arg,
     RegIsa,
     check_binop,
+    check_math,
     is_float,
     is_int_literal,
     is_signed,
     kind_bits,
     scalar_ctype,
 )
+from .sse41 import ROUND
 
 #: float comparison predicates with C semantics: ordered and quiet, except ``!=`` (true on NaN)
 FCMP = {"==": "_CMP_EQ_OQ", "!=": "_CMP_NEQ_UQ", "<": "_CMP_LT_OQ", "<=": "_CMP_LE_OQ", ">": "_CMP_GT_OQ",
@@ -73,6 +75,9 @@ class Avx512(RegIsa):
     CFLAGS = ("-mavx512f", "-mavx512bw", "-mavx512dq", "-mavx512vl")
     HEADERS = ("<immintrin.h>",)
     reg_bits = 512
+    abi_letter, abi_families, abi_macro = "e", (("e", 512, 512, True),), "defined(__AVX512F__)"
+    abi_mask = "bits"
+    arch, libmvec, sleef_suffix = "x86_64", True, "avx512f"
 
     def __init__(self, lanes: int | None = None) -> None:
         super().__init__(lanes)
@@ -418,3 +423,20 @@ class Avx512(RegIsa):
         sfx = self._sfx(src_k if is_float(src_k) else dst_k)
         cast = f"_mm512_castsi512_{sfx}" if is_float(dst_k) else f"_mm512_cast{sfx}_si512"
         return self._map(f"_exp_bitcast_{src_k}_{dst_k}", src_k, lambda x: f"{cast}({x})", a, out_k=dst_k)
+
+    # ------------------------------------------------------------------ libm operations
+    def math(self, op: str, k: str, args: Sequence[str]) -> str:
+        """sqrt: ``_mm512_sqrt_ps/pd``; floor/ceil/trunc/rint/nearbyint: ``_mm512_roundscale_ps/pd`` (scale
+        0, the ``_mm_round_ps`` modes: GCC's scalar ``vrndscaless``); fmin/fmax: compares and selects with
+        glibc's x86-64 rules; fma: ``_mm512_fmadd_ps/pd`` (AVX-512F has FMA)."""
+        check_math(op, k, args)
+        sfx = self._sfx(k)
+        if op == "sqrt":
+            return self._map(f"_exp_sqrt_{k}", k, lambda x: f"_mm512_sqrt_{sfx}({x})", *args)
+        if op in ROUND:
+            return self._map(f"_exp_{op}_{k}", k, lambda x: f"_mm512_roundscale_{sfx}({x}, {ROUND[op]})", *args)
+        if op in ("fmin", "fmax"):
+            return self._fminmax(op, k, *args, ties_to_x=False)
+        if op == "fma":
+            return self._map(f"_exp_fma_{k}", k, lambda x, y, z: f"_mm512_fmadd_{sfx}({x}, {y}, {z})", *args)
+        return super().math(op, k, args)

@@ -13,7 +13,9 @@ scalar or per-lane counts, comparisons, selects (``and``/``andnot``/``or`` on bi
 front end has no vector ``?:``), mask logic; conversions with ``__builtin_convertvector``; bitcasts
 with vector casts; unaligned loads/stores through ``may_alias``, ``aligned(1)`` vector types (narrow
 kinds through narrow-element vectors). Small loops (which the compiler unrolls): ``mask_bits``,
-``mask_any``, ``mask_all``. Nothing falls back to the lane-by-lane ``Isa`` helpers.
+``mask_any``, ``mask_all``. Only the libm operations (``math``: vector extensions have no sqrt,
+rounding, fmin or fma whose results are the target's libm's) fall back to the lane-by-lane ``Isa``
+helpers.
 
 Vectors wider than 16 bytes change the x86 calling convention without AVX, which GCC reports
 with ``-Wpsabi`` (an error under ``-Werror``), so ``cflags`` is ``["-Wno-psabi"]``: harmless as long
@@ -112,6 +114,7 @@ class Generic(Isa):
 
     name = "generic"
     default_lanes = 4
+    boscc_blend_cost = 3  # and, andnot, or
     #: GCC reports (-Wpsabi) every function passing a vector wider than 16 bytes (4 doubles) by value
     #: without AVX, sometimes at no source location (so a ``#pragma GCC diagnostic`` cannot silence it)
     CFLAGS = ("-Wno-psabi",)

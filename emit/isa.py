@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from expand.ir import MATH_OPS
 from expand.types import CType, Float, Int
 
 
@@ -103,6 +104,16 @@ def check_binop(op: str, k: str) -> None:
         raise ValueError(f"'%' on {k}")
 
 
+def check_math(op: str, k: str, args: Sequence[str]) -> None:
+    """Reject libm operations, kinds and argument counts ``math`` does not take."""
+    if op not in MATH_OPS:
+        raise ValueError(f"unknown libm operation {op!r}")
+    if not is_float(k):
+        raise ValueError(f"{op} on {k}")
+    if len(args) != MATH_OPS[op]:
+        raise ValueError(f"{op} takes {MATH_OPS[op]} arguments, not {len(args)}")
+
+
 class Isa:
     """A portable vector ISA: every gang is a struct of ``lanes`` scalars and every operation runs
     lane by lane in scalar C.
@@ -118,6 +129,9 @@ class Isa:
     #: with ``python -m mathlib.bench``).
     boscc_test_cost: int = 4
     boscc_plain_cost: int | None = None
+    #: what one blend (``select``) costs, in vector ops: the all-lanes-on copy of a guarded region
+    #: saves it per blend (predication/boscc.py); the all-lanes-on test is ``mask_all``.
+    boscc_blend_cost: int = 1
 
     name: str = "generic"
     default_lanes: int = 4
@@ -127,6 +141,30 @@ class Isa:
     CC: ClassVar[tuple[str, ...]] = ("gcc",)
     RUN_PREFIX: ClassVar[tuple[str, ...]] = ()
     mask_kind: str = "i32"
+    #: Vector function ABI (expand/abi.py): the ISA letter of the mangled names (``_ZGV<letter>...``;
+    #: None: GCC 12 has no vector function ABI here); the variant families GCC 12 calls from code
+    #: compiled for this ISA, each ``(letter, float vector bits, integer vector bits, full gang)``:
+    #: simdlen = vector bits / bits of the characteristic type, and with ``full gang`` also
+    #: ``simdlen(lanes)`` (values split over several registers); whether GCC accepts functions mixing
+    #: lane widths; and how masked variants take their mask: "vector" (one vector of the
+    #: characteristic type per register, lane on iff its bits are nonzero) or "bits" (one
+    #: ``unsigned int`` per register of the characteristic type, bit i = lane i).
+    abi_letter: str | None = None
+    abi_families: tuple[tuple[str, int, int, bool], ...] = ()
+    abi_mixed_sizes: bool = True
+    abi_mask: str = "vector"
+    #: The preprocessor condition under which a translation unit can declare this ISA's variants.
+    abi_macro: str = ""
+    #: Vector math libraries (expand/vecmath.py): the target architecture of this table's code
+    #: (None: the host's, for tables compiled by the host's ``gcc``), whether glibc's libmvec has its
+    #: variants (the ``abi_letter`` ones of one register), and SLEEF's name suffix for it
+    #: (``Sleef_logf8_u10avx2``; None: SLEEF has none).
+    arch: str | None = None
+    libmvec: bool = False
+    sleef_suffix: str | None = None
+    #: The vector math library of the output being printed (an ``expand.vecmath.VectorMath``, set by
+    #: the driver; None: libm calls without an instruction run per lane).
+    vector_math = None
 
     def __init__(self, lanes: int | None = None) -> None:
         self.lanes: int = self.default_lanes if lanes is None else lanes
@@ -423,6 +461,23 @@ class Isa:
         """The mask of ``a != 0``."""
         return self.cmp("!=", k, a, self.splat(k, "0"))
 
+    # ------------------------------------------------------------------ calls of vector functions
+    def vector_call(self, name: str, masked: str | None, simdlen: int, ret_k: str, arg_ks: Sequence[str],
+                    args: Sequence[str], mask: str | None = None) -> str | None:
+        """A call of the external vector function ``name`` of ``simdlen`` lanes (a vector math
+        library's), which takes and returns vectors of this table's types at ``simdlen`` lanes, on the
+        gangs ``args`` of kinds ``arg_ks``; with ``mask`` (a mask of this gang) and a ``masked`` entry
+        point ``masked(mask, args...)``, inactive lanes compute nothing. Declares the prototype (in the
+        prelude). None when this table cannot split its gangs into calls of ``simdlen`` lanes (the
+        caller then calls the scalar function per lane). Here: only gangs of exactly ``simdlen``."""
+        if self.lanes != simdlen or any(kind_bits(k) < 32 for k in (ret_k, *arg_ks)):
+            return None
+        use_mask = mask is not None and masked is not None
+        fn = masked if use_mask else name
+        params = ([self.mask_type()] if use_mask else []) + [self.vtype(k) for k in arg_ks]
+        self.need(f"_exp_extern_{fn}", f"extern {self.vtype(ret_k)} {fn}({', '.join(params)});\n")
+        return f"{fn}({', '.join(([mask] if use_mask else []) + list(args))})"
+
     # ------------------------------------------------------------------ conversions
     def convert(self, src_k: str, dst_k: str, a: str) -> str:
         """C's conversion of each lane from ``src_k`` to ``dst_k``."""
@@ -439,6 +494,61 @@ class Isa:
         name = self._lanes_fn(f"_exp_bitcast_{src_k}_{dst_k}_lanes", ("v", dst_k), [("v", src_k)], None,
                               pre="    __builtin_memcpy(r, x0, sizeof r);\n")
         return f"{name}({a})"
+
+    # ------------------------------------------------------------------ libm operations
+    def math(self, op: str, k: str, args: Sequence[str]) -> str:
+        """The libm function ``op`` (a key of ``expand.ir.MATH_OPS``: ``sqrt``, ``floor``, ``fmin``,
+        ``fma``, ...; ``sqrtf`` on f32, ``sqrt`` on f64) of the float gangs ``args``, lane by lane
+        bit-exact with the scalar call compiled with this table's flags (errno is not set).
+
+        Fallback: the vector math library's exact version (``vector_math``, e.g. ``_Exp_floorf_generic``)
+        if it has one, else the call in every lane (its ``__builtin_`` spelling: no prototype needed). GCC
+        takes fmin, fmax and fma's multiplicands as commutative and orders a call's operands its own
+        way once the lanes' loads are inlined, so those go through a scalar wrapper that is never
+        inlined: the operands stay in the order written (which decides the sign of fmin(-0, +0)
+        and which NaN comes out). Tables override an operation only with a form that gives the
+        scalar call's bits, NaN payloads and the sign of zero included."""
+        check_math(op, k, args)
+        if self.vector_math is not None:  # the vector math library's exact version, if it has one
+            text = self.vector_math.math(self, op, k, args)
+            if text is not None:
+                return text
+        t = scalar_ctype(k)
+        fn = f"__builtin_{op}{'f' if k == 'f32' else ''}"
+        if op in ("fmin", "fmax", "fma"):
+            xs, call = "xyz"[:len(args)], f"_exp_{op}{'f' if k == 'f32' else ''}_call"
+            self.need(call, f"static __attribute__((noinline)) {t} {call}({', '.join(f'{t} {x}' for x in xs)})\n"
+                            f"{{\n    return {fn}({', '.join(xs)});\n}}\n")
+            fn = call
+        xs = ", ".join(f"x{j}[i]" for j in range(len(args)))
+        name = self._lanes_fn(f"_exp_{op}_{k}_lanes", ("v", k), [("v", k)] * len(args), f"r[i] = {fn}({xs});")
+        return f"{name}({', '.join(args)})"
+
+    def _fminmax(self, op: str, k: str, x: str, y: str, ties_to_x: bool) -> str:
+        """``fmin``/``fmax`` from comparisons and selects, as glibc's scalar code computes it:
+        ``x < y ? x : y`` (``x <= y`` with ``ties_to_x``: which of -0 and +0 comes out); a quiet NaN
+        operand gives the other operand (two quiet NaNs: ``x``); a signalling NaN operand gives
+        ``x + y``, which is the first NaN operand, quieted. That NaN is picked by a select and
+        quieted with an or: GCC takes ``+`` as commutative and may swap the operands of the add."""
+        lt = {"fmin": "<=" if ties_to_x else "<", "fmax": ">=" if ties_to_x else ">"}[op]
+        u = uint_kind(k)
+        quiet = "0x00400000" if k == "f32" else "0x0008000000000000"
+        vt, mt = self.vtype(k), self.mask_type()
+
+        def snan(v: str) -> str:
+            quiet_clear = self.cmp("==", u, self.binop("&", u, self.bitcast(k, u, v), self.splat(u, quiet)),
+                                   self.splat(u, "0"))
+            return self.mask_and(self.cmp("!=", k, v, v), quiet_clear)
+
+        first_nan = self.select(k, self.cmp("!=", k, "x", "x"), "x", "y")
+        quieted = self.bitcast(u, k, self.binop("|", u, self.bitcast(k, u, first_nan), self.splat(u, quiet)))
+        body = (f"    /* ordered: x {lt} y ? x : y; y a NaN: x; a signalling NaN: x + y, the first NaN quieted */\n"
+                f"    {vt} r = {self.select(k, self.cmp(lt, k, 'x', 'y'), 'x', 'y')};\n"
+                f"    r = {self.select(k, self.cmp('!=', k, 'y', 'y'), 'x', 'r')};\n"
+                f"    {mt} s = {self.mask_or(snan('x'), snan('y'))};\n"
+                f"    return {self.select(k, 's', quieted, 'r')};\n")
+        name = self._func(f"_exp_{op}_{k}", vt, [f"{vt} x", f"{vt} y"], body)
+        return f"{name}({x}, {y})"
 
 
 @dataclass
@@ -572,3 +682,24 @@ class RegIsa(Isa):
         ok = out_k or k
         return self._lift(name, self.vtype(ok), self.nregs(ok), [self.gang_arg(k, g) for g in gangs],
                           lambda _j, *regs: fn(*regs))
+
+    def vector_call(self, name: str, masked: str | None, simdlen: int, ret_k: str, arg_ks: Sequence[str],
+                    args: Sequence[str], mask: str | None = None) -> str | None:
+        """One call per register: a function of ``simdlen`` lanes takes one register per argument
+        (``regtype``) and returns one; a masked one takes the register's part of the mask first, in
+        the type of this ISA's mask at its natural gang size (32-bit lanes only). A gang of several
+        registers (``--lanes 16`` on AVX2, doubles) makes one call per register."""
+        kinds = (ret_k, *arg_ks)
+        if any(self.is_narrow(k) or self.reg_lanes(k) != simdlen for k in kinds):
+            return None
+        use_mask = mask is not None and masked is not None and self.lane_bits(ret_k) == 32
+        fn = masked if use_mask else name
+        params = [self.regtype(k) for k in arg_ks]
+        if use_mask:
+            params.insert(0, type(self)().mask_type())
+        self.need(f"_exp_extern_{fn}", f"extern {self.regtype(ret_k)} {fn}({', '.join(params)});\n")
+        gangs = [self.gang_arg(k, a) for k, a in zip(arg_ks, args)]
+        if use_mask:
+            gangs.insert(0, self.mask_arg(ret_k, mask))
+        return self._lift(f"_exp_call_{fn}", self.vtype(ret_k), self.nregs(ret_k), gangs,
+                          lambda _j, *regs: f"{fn}({', '.join(regs)})")

@@ -24,7 +24,8 @@ bitcasts (``vreinterpretq``), mask_any/all (``vmaxvq_u32``/``vminvq_u32``), mask
 (``vaddvq_u32`` of lane weights).
 Per lane, in registers (``vgetq_lane``/``vsetq_lane`` around the scalar C operation): 64-bit
 integer ``/`` and ``%`` (AArch64 has no vector integer division), i64/u64 -> f32 (going through f64
-would round twice). Nothing goes through the memory-based ``Isa`` fallbacks.
+would round twice). libm sqrt, rounding, fmin/fmax and fma are one instruction each (``math``).
+Nothing goes through the memory-based ``Isa`` fallbacks.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from .isa import (
     Arg,
     RegIsa,
     check_binop,
+    check_math,
     is_float,
     is_int_literal,
     is_signed,
@@ -47,6 +49,10 @@ from .isa import (
 VCMP = {"==": "vceqq", "<": "vcltq", "<=": "vcleq", ">": "vcgtq", ">=": "vcgeq"}
 VBIT = {"&": "vandq", "|": "vorrq", "^": "veorq"}
 VARITH = {"+": "vaddq", "-": "vsubq", "*": "vmulq", "/": "vdivq"}
+#: libm operation -> the AArch64 instruction GCC makes of the scalar call (fsqrt, frintm, frintp, frintz,
+#: frintx, frinti, fminnm, fmaxnm), in its vector form
+VMATH = {"sqrt": "vsqrtq", "floor": "vrndmq", "ceil": "vrndpq", "trunc": "vrndq", "rint": "vrndxq",
+         "nearbyint": "vrndiq", "fmin": "vminnmq", "fmax": "vmaxnmq"}
 
 
 def _whole(p: str, _j: int) -> str:
@@ -99,7 +105,13 @@ class Neon(RegIsa):
     HEADERS = ("<arm_neon.h>",)
     RUN_PREFIX = ("qemu-aarch64", "-L", "/usr/aarch64-linux-gnu")
     reg_bits = 128
+    #: GCC 12 makes AdvSIMD variants for 64- and 128-bit vectors, none wider than one register, and
+    #: none for functions mixing lane widths.
+    abi_letter, abi_macro = "n", "defined(__aarch64__)"
+    abi_families = (("n", 64, 64, False), ("n", 128, 128, False))
+    abi_mixed_sizes = False
     mask_kind = "u32"
+    arch, sleef_suffix = "aarch64", "advsimd"
 
     def __init__(self, lanes: int | None = None) -> None:
         super().__init__(lanes)
@@ -520,3 +532,12 @@ class Neon(RegIsa):
             return self.convert(src_k, dst_k, a)
         ss, ds = self._sfx(src_k), self._sfx(dst_k)
         return self._map(f"_exp_bitcast_{src_k}_{dst_k}", src_k, lambda x: _reinterpret(ss, ds, x), a, out_k=dst_k)
+
+    # ------------------------------------------------------------------ libm operations
+    def math(self, op: str, k: str, args: Sequence[str]) -> str:
+        """Every operation is one instruction, the vector form of what GCC makes of the scalar call
+        (``VMATH``; fma: ``vfmaq``, i.e. fmadd)."""
+        check_math(op, k, args)
+        if op == "fma":  # vfmaq(c, a, b) = c + a * b, fused
+            return self._map(f"_exp_fma_{k}", k, lambda x, y, z: f"vfmaq_{k}({z}, {x}, {y})", *args)
+        return self._map(f"_exp_{op}_{k}", k, lambda *xs: f"{VMATH[op]}_{k}({', '.join(xs)})", *args)

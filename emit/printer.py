@@ -12,7 +12,7 @@ from pathlib import Path
 
 from expand import types as T
 from expand.cprint import cexpr, const_text, literal_value
-from expand.diagnostics import error
+from expand.diagnostics import ExpandError, error
 from expand.ir import (
     MASK,
     Assign,
@@ -28,10 +28,12 @@ from expand.ir import (
     Guard,
     Index,
     MaskedLoop,
+    MathOp,
     Member,
     Stmt,
     Symbol,
     Unary,
+    UniformIf,
     Var,
     vars_read,
 )
@@ -59,9 +61,13 @@ def read_before_written(stmts: list[Stmt]) -> set[Symbol]:
 
     def visit(stmts: list[Stmt], guarded: bool) -> None:
         for s in stmts:
-            if isinstance(s, Guard):
+            if isinstance(s, UniformIf):
+                early.update(vars_read(s.cond) - seen)
+                seen.update(vars_read(s.cond))
+            if isinstance(s, (Guard, UniformIf)):  # written only on some paths
                 before = set(seen)
-                visit(s.body, True)
+                for part in (s.body, s.all_body or []) if isinstance(s, Guard) else (s.then, s.els):
+                    visit(part, True)
                 written = seen - before
                 early.update(written)
                 continue
@@ -106,7 +112,8 @@ class FunctionPrinter:
         try:
             return lane_kind(t)
         except TypeError:
-            raise error(None, f"values of type '{t}' cannot be vectorized") from None
+            raise error(None, f"values of type '{t}' cannot be vectorized",
+                        "vectorize int and floating-point values; pointers only as parameters (p[i], *p)") from None
 
     def fresh(self, base: str) -> str:
         name = base
@@ -221,6 +228,8 @@ class FunctionPrinter:
             return v if sk == k else isa.bitcast(sk, k, v)
         if isinstance(e, (Index, Member)):
             return self.gather(e, k)
+        if isinstance(e, MathOp):
+            return isa.math(e.op, k, [self.vec(a) for a in e.args])
         if isinstance(e, Call):
             raise error(e.coord, f"internal: call to '{e.func}' inside an expression")
         raise error(None, f"cannot vectorize expression {type(e).__name__}")
@@ -317,8 +326,25 @@ class FunctionPrinter:
             self.indent = ind
             self.lines.append(f"{ind}}}")
             return
+        if isinstance(s, UniformIf):
+            self.uniform_if(s)
+            return
         if isinstance(s, Guard):
-            self.lines.append(f"{ind}if ({isa.mask_any(s.mask.name)}) {{")
+            if s.all_body is not None:  # every lane on: the statements under the mask, without blends
+                self.lines.append(f"{ind}if ({isa.mask_all(s.mask.name)}) {{")
+                self.indent += "    "
+                self.block(s.all_body)
+                self.indent = ind
+                if not s.any_test:
+                    self.lines.append(f"{ind}}} else {{")
+                    self.indent += "    "
+                    self.block(s.body)
+                    self.indent = ind
+                    self.lines.append(f"{ind}}}")
+                    return
+                self.lines.append(f"{ind}}} else if ({isa.mask_any(s.mask.name)}) {{")
+            else:
+                self.lines.append(f"{ind}if ({isa.mask_any(s.mask.name)}) {{")
             self.indent += "    "
             self.block(s.body)
             self.indent = ind
@@ -370,6 +396,27 @@ class FunctionPrinter:
             return
         raise error(s.coord, "this assignment cannot be vectorized",
                     "assign to local variables or through pointer parameters")
+
+    def uniform_if(self, s: UniformIf) -> None:
+        """A branch on a uniform condition: plain C (its statements keep the enclosing mask)."""
+        ind = self.indent
+        if self.sh.varying(s.cond):  # expand/divergence.py and expand/shape.py disagree: never guess
+            raise error(s.coord, "internal: a branch kept as uniform has a condition that varies between lanes")
+        self.cur_mask = s.mask  # an integer division in the condition runs only if some lane is on
+        cond = self.scalar(s.cond)
+        then, els = s.then, s.els
+        if not then:
+            cond, then, els = f"!({cond})", els, []
+        self.lines.append(f"{ind}if ({cond}) {{")
+        self.indent += "    "
+        self.block(then)
+        self.indent = ind
+        if els:
+            self.lines.append(f"{ind}}} else {{")
+            self.indent += "    "
+            self.block(els)
+            self.indent = ind
+        self.lines.append(f"{ind}}}")
 
     def scatter(self, tgt: Index, value: Expr, m: Symbol | None) -> None:
         """``base[i] = v`` with a uniform base: one vector store when ``i`` is consecutive and every
@@ -471,13 +518,18 @@ class FunctionPrinter:
                 if text:
                     self.lines.append(f"{self.indent}/* {text} */")
                 self.last_line = (co.file, co.line)
-            self.emit(s)
+            try:
+                self.emit(s)
+            except ExpandError as exc:  # (a diagnostic without a position: at this statement)
+                exc.coord = exc.coord or co
+                raise
 
     # ------------------------------------------------------------------ function
-    def function(self, name: str, used: set[Symbol]) -> str:
+    def function(self, name: str, used: set[Symbol], entry: Symbol | None = None) -> str:
+        """The C definition; ``entry`` (a masked variant's entry mask) becomes the first parameter."""
         isa = self.isa
         fn = self.lin.fn
-        params = []
+        params = [f"{isa.mask_type()} {entry.name}"] if entry is not None else []
         for p in fn.params:
             if p.shape in ("uniform", "linear"):
                 if p.shape == "linear" and not isinstance(p.type, T.Int):
@@ -498,13 +550,27 @@ class FunctionPrinter:
             else:
                 raise error(p.coord, f"parameter '{p.name}' of type '{p.type}' cannot be expanded",
                             "expand takes int, float and pointer parameters")
+        if not isinstance(fn.ret, T.Void) and not fn.ret.is_arith():
+            raise error(fn.coord, f"function '{fn.name}' returns '{fn.ret}', which cannot be vectorized",
+                        "return an int or floating-point value (other results through a pointer parameter)")
         ret = "void" if isinstance(fn.ret, T.Void) else isa.vtype(self.k(fn.ret))
         body_start = len(self.lines)
+        if entry is not None:  # no lane on: do nothing, not even the uniform loads an active lane would do
+            zero = "" if isinstance(fn.ret, T.Void) else " " + isa.splat(self.k(fn.ret), "0")
+            self.lines.append(f"{self.indent}if (!{isa.mask_any(entry.name)})")
+            self.lines.append(f"{self.indent}    return{zero};")
         self.last_line = None
         self.block(self.lin.stmts)
         r = self.lin.ret
         if r.value is not None:
-            self.lines.append(f"{self.indent}return {self.vec(r.value)};")
+            # Every lane (of the entry mask) returns: not under the last statement's mask, which would
+            # e.g. give a division in the returned expression divisor 1 in the other lanes.
+            self.cur_mask = entry
+            try:
+                self.lines.append(f"{self.indent}return {self.vec(r.value)};")
+            except ExpandError as exc:
+                exc.coord = exc.coord or fn.coord
+                raise
         body = self.lines[body_start:]
         early = read_before_written(self.lin.stmts)
         decls = []

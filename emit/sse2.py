@@ -16,16 +16,20 @@ as emit/sse41.py; only these operations differ:
 * int32 -> int64: ``_mm_cvtep{i,u}32_epi64`` -> unpack with zero or with the sign;
 * f64 -> u32: ``_mm_round_pd`` -> the 2^31 bias of ``_exp_cvt_f32_u32`` on doubles;
 * ``mask_any``/``mask_all``: ``_mm_testz/testc_si128`` -> ``_mm_movemask_ps`` (of the mask's registers
-  or-ed / and-ed together when it has several).
+  or-ed / and-ed together when it has several);
+* floor/ceil/trunc/rint/nearbyint: ``_mm_round_ps/pd`` -> adding and subtracting 2^23 (2^52), see
+  ``_round``.
 
 Per-lane scalar fallback (from ``Isa``), as on SSE4.1: integer ``/`` and ``%``, i64/u64 -> float,
-float -> i64/u64.
+float -> i64/u64, fma.
 """
 
 from __future__ import annotations
 
-from .isa import RegIsa, is_float, is_signed, kind_bits, scalar_ctype
-from .sse41 import Sse41, _join_lo32, _not, _pow2
+from collections.abc import Sequence
+
+from .isa import RegIsa, check_math, is_float, is_signed, kind_bits, scalar_ctype, uint_kind
+from .sse41 import ROUND, Sse41, _join_lo32, _not, _pow2
 
 ZERO = "_mm_setzero_si128()"
 
@@ -41,9 +45,11 @@ class Sse2(Sse41):
 
     name = "sse2"
     default_lanes = 4
+    boscc_blend_cost = 3  # and, andnot, or
     # -mno-sse3 (which also turns off SSSE3 and SSE4.x) makes any later intrinsic a compile error
     CFLAGS = ("-msse2", "-mno-sse3")
     HEADERS = ("<emmintrin.h>",)
+    sleef_suffix = "sse2"
 
     def __init__(self, lanes: int | None = None) -> None:
         RegIsa.__init__(self, lanes)
@@ -217,3 +223,49 @@ class Sse2(Sse41):
             return self._narrow(name, s, d, a, lambda lo, hi: f"_mm_unpacklo_epi64({fn}({lo}), {fn}({hi}))")
         return super().convert(s, d, a)
 
+    # ------------------------------------------------------------------ libm operations
+    def math(self, op: str, k: str, args: Sequence[str]) -> str:
+        check_math(op, k, args)
+        if op in ROUND:
+            return self._round(op, k, args[0])
+        return super().math(op, k, args)
+
+    def _round(self, op: str, k: str, x: str) -> str:
+        """floor/ceil/trunc/rint/nearbyint without ``roundps``: |x| below 2^23 (2^52 for doubles)
+        rounds to an integer by adding and subtracting 2^23, exactly (in the default rounding mode,
+        which the compiler also assumes for the scalar code); floor/ceil/trunc then correct by one,
+        and x's sign goes back on (-0 stays -0, ceil(-0.5) is -0). Other lanes give x, as GCC's own
+        SSE2 expansion of the scalar floorf/ceilf/truncf/rintf does (a signalling NaN stays
+        signalling); nearbyint is a libm call there (glibc's quiets NaNs), so its NaNs are quieted."""
+        vt, u = self.vtype(k), uint_kind(k)
+        big, one, sign = ("8388608.0f", "1.0f", "0x80000000") if k == "f32" else \
+            ("4503599627370496.0", "1.0", "0x8000000000000000")
+        mag = hex(int(sign, 16) - 1)
+
+        def bits(v: str) -> str:
+            return self.bitcast(k, u, v)
+
+        def signed(v: str) -> str:  # v (sign bit clear, or already x's sign) with x's sign
+            return self.bitcast(u, k, self.binop("|", u, bits(v), "s"))
+
+        def fix(cmp: str, than: str, op1: str) -> str:  # r op1 1 where r cmp than
+            return self.select(k, self.cmp(cmp, k, "r", than), self.binop(op1, k, "r", self.splat(k, one)), "r")
+
+        rounded = self.binop("-", k, self.binop("+", k, "a", self.splat(k, big)), self.splat(k, big))
+        body = (f"    {self.vtype(u)} s = {self.binop('&', u, bits('x'), self.splat(u, sign))};\n"
+                f"    {vt} a = {self.bitcast(u, k, self.binop('&', u, bits('x'), self.splat(u, mag)))};\n"
+                f"    /* |x| rounded to the nearest integer (for |x| < {big}) */\n"
+                f"    {vt} r = {rounded};\n")
+        if op == "trunc":
+            body += f"    r = {fix('>', 'a', '-')};\n"
+        body += f"    r = {signed('r')};\n"
+        if op == "floor":
+            body += f"    r = {fix('>', 'x', '-')};\n"
+        if op == "ceil":
+            body += f"    r = {fix('<', 'x', '+')};\n    r = {signed('r')};\n"
+        if op == "nearbyint":  # NaN lanes: r is x quieted
+            body += f"    return {self.select(k, self.cmp('>=', k, 'a', self.splat(k, big)), 'x', 'r')};\n"
+        else:
+            body += f"    return {self.select(k, self.cmp('<', k, 'a', self.splat(k, big)), 'r', 'x')};\n"
+        name = self._func(f"_exp_{op}_{k}", vt, [f"{vt} x"], body)
+        return f"{name}({x})"

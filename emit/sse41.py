@@ -13,8 +13,9 @@ comparisons (unsigned through a sign-bit bias), selects, shifts by immediate, un
 count (per-lane: ``2^n`` multiply for ``<<``, four single-count shifts blended for ``>>``); 64-bit
 integer + - * & | ^ (``*`` with ``_mm_mul_epu32`` partial products), shifts (arithmetic right by the
 sign-xor trick), comparisons (``>`` emulated from 32-bit halves); conversions between all integer
-widths, int32/uint32 <-> f32/f64 (exact), f32 <-> f64, bitcasts. Per-lane scalar fallback (from
-``Isa``): integer ``/`` and ``%``, i64/u64 -> float, float -> i64/u64.
+widths, int32/uint32 <-> f32/f64 (exact), f32 <-> f64, bitcasts; libm sqrt, floor/ceil/trunc/rint/
+nearbyint (``_mm_round_ps``), fmin/fmax (``math``). Per-lane scalar fallback (from ``Isa``): integer
+``/`` and ``%``, i64/u64 -> float, float -> i64/u64, fma.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from .isa import (
     Arg,
     RegIsa,
     check_binop,
+    check_math,
     is_float,
     is_int_literal,
     is_signed,
@@ -39,6 +41,11 @@ SIGN32 = "_mm_set1_epi32((int)0x80000000u)"
 #: per-register bias making the signed 32-bit compare of each half give the 64-bit order
 BIAS64 = {"i64": "_mm_set_epi32(0, (int)0x80000000u, 0, (int)0x80000000u)", "u64": SIGN32}
 FCMP = {"==": "eq", "!=": "neq", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+#: libm rounding -> ``_mm_round_ps/pd`` (``roundscale`` on AVX-512) mode, as GCC rounds the scalar calls
+#: (floor/ceil/trunc raise no inexact; rint uses and signals the current mode; nearbyint uses it quietly)
+ROUND = {"floor": "_MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC", "ceil": "_MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC",
+         "trunc": "_MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC", "rint": "_MM_FROUND_CUR_DIRECTION",
+         "nearbyint": "_MM_FROUND_CUR_DIRECTION | _MM_FROUND_NO_EXC"}
 
 
 def _not(m: str) -> str:
@@ -65,6 +72,8 @@ class Sse41(RegIsa):
     CFLAGS = ("-msse4.1",)
     HEADERS = ("<smmintrin.h>",)
     reg_bits = 128
+    abi_letter, abi_families, abi_macro = "b", (("b", 128, 128, True),), "defined(__SSE2__)"
+    arch, libmvec, sleef_suffix = "x86_64", True, "sse4"
 
     def __init__(self, lanes: int | None = None) -> None:
         super().__init__(lanes)
@@ -493,3 +502,18 @@ class Sse41(RegIsa):
         sfx = self._sfx(src_k if is_float(src_k) else dst_k)
         cast = f"_mm_castsi128_{sfx}" if is_float(dst_k) else f"_mm_cast{sfx}_si128"
         return self._map(f"_exp_bitcast_{src_k}_{dst_k}", src_k, lambda x: f"{cast}({x})", a, out_k=dst_k)
+
+    # ------------------------------------------------------------------ libm operations
+    def math(self, op: str, k: str, args: Sequence[str]) -> str:
+        """sqrt: ``_mm_sqrt_ps/pd``; floor/ceil/trunc/rint/nearbyint: ``_mm_round_ps/pd`` (``ROUND``);
+        fmin/fmax: compares and selects with glibc's x86-64 rules (ties give ``y``, as ``minss``);
+        fma: per lane (no FMA in SSE4.1: glibc's fma)."""
+        check_math(op, k, args)
+        sfx = self._sfx(k)
+        if op == "sqrt":
+            return self._map(f"_exp_sqrt_{k}", k, lambda x: f"_mm_sqrt_{sfx}({x})", *args)
+        if op in ROUND:
+            return self._map(f"_exp_{op}_{k}", k, lambda x: f"_mm_round_{sfx}({x}, {ROUND[op]})", *args)
+        if op in ("fmin", "fmax"):
+            return self._fminmax(op, k, *args, ties_to_x=False)
+        return super().math(op, k, args)

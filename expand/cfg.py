@@ -169,10 +169,12 @@ def build_cfg(body: list[Stmt], in_loop: bool = False) -> CFG:
                 cur = start(after)
             elif isinstance(s, Break):
                 if not in_loop:
-                    raise error(s.coord, "'break' outside a loop")
+                    raise error(s.coord, "'break' outside a loop", "use 'break' only inside for, while or do")
                 cur.term = ("jump", pseudo("break"), s)
                 cur = start(g.new())
             elif isinstance(s, Continue):
+                if not in_loop:
+                    raise error(s.coord, "'continue' outside a loop", "use 'continue' only inside for, while or do")
                 raise error(s.coord, "internal: 'continue' survived loop canonicalization")
             else:
                 raise error(s.coord, f"statement {type(s).__name__} is not supported here")

@@ -14,6 +14,7 @@ from .ir import (
     Return,
     Stmt,
     Symbol,
+    UniformIf,
     Var,
     flatten,
     map_expr,
@@ -47,6 +48,9 @@ def _fold_lists(stmts: list[Stmt], everywhere: dict[Symbol, int]) -> list[Stmt]:
     for s in stmts:
         if isinstance(s, MaskedLoop):
             s.body = _fold_lists(s.body, everywhere)
+        elif isinstance(s, UniformIf):
+            s.then = _fold_lists(s.then, everywhere)
+            s.els = _fold_lists(s.els, everywhere)
     here: dict[Symbol, int] = {}
     for s in stmts:
         if not isinstance(s, MaskedLoop):
@@ -106,7 +110,7 @@ def _reads(s: Stmt) -> list[Expr]:
         return [s.expr]
     if isinstance(s, Return) and s.value is not None:
         return [s.value]
-    if isinstance(s, BreakIf):
+    if isinstance(s, (BreakIf, UniformIf)):
         return [s.cond]
     return []
 
@@ -124,5 +128,5 @@ def _subst(s: Stmt, t: Symbol, value: Expr) -> None:
         s.expr = map_expr(s.expr, f)
     elif isinstance(s, Return) and s.value is not None:
         s.value = map_expr(s.value, f)
-    elif isinstance(s, BreakIf):
+    elif isinstance(s, (BreakIf, UniformIf)):
         s.cond = map_expr(s.cond, f)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import re
+import struct
 
 from . import types as T
-from .ir import Binary, BitCast, Call, Cast, Cond, Const, Expr, Index, Member, Unary, Var
+from .ir import Binary, BitCast, Call, Cast, Cond, Const, Expr, Index, MathOp, Member, Unary, Var
 
 PREC = {"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, "<=": 7, ">": 7, ">=": 7,
         "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10}
@@ -93,6 +95,28 @@ def cexpr(e: Expr, name=lambda s: s.name) -> str:
     return _p(e, 0, name)
 
 
+def _fold_bitcast(e: BitCast) -> Const | None:
+    """A constant reinterpreted as another type, as a literal of that type: a hex float when the
+    bits are a finite float, the integer otherwise (NaN bit patterns keep the union). GCC 12 crashes
+    on a union-punned constant in some AVX-512 code (tests/fuzz_regressions/avx512_union_constant.c)."""
+    c, src, dst = e.operand, T.strip_spelling(e.operand.type), T.strip_spelling(e.type)
+    if not isinstance(c, Const) or not isinstance(src, (T.Int, T.Float)) or src.size() != dst.size():
+        return None
+    fmt = {4: ("<I", "<f"), 8: ("<Q", "<d")}.get(src.size())
+    if fmt is None:
+        return None
+    if isinstance(src, T.Int) and isinstance(dst, T.Float) and isinstance(c.value, int):
+        v = struct.unpack(fmt[1], struct.pack(fmt[0], c.value & ((1 << (8 * src.size())) - 1)))[0]
+        if not math.isfinite(v):
+            return None
+        text = ("-" if math.copysign(1.0, v) < 0 else "") + abs(v).hex() + ("f" if dst.bits == 32 else "")
+        return Const(e.type, v, text)
+    if isinstance(src, T.Float) and isinstance(dst, T.Int) and isinstance(c.value, float):
+        bits = struct.unpack(fmt[0], struct.pack(fmt[1], c.value))[0]
+        return Const(e.type, dst.wrap(bits))
+    return None
+
+
 def _p(e: Expr, ctx, name) -> str:
     if isinstance(e, Const):
         t = const_text(e)
@@ -114,8 +138,13 @@ def _p(e: Expr, ctx, name) -> str:
         return f"({s})" if _level(ctx) > 11 else s
     if isinstance(e, BitCast):
         a, b = e.operand.type, e.type
+        folded = _fold_bitcast(e)
+        if folded is not None:
+            return _p(folded, ctx, name)
         return f"((union {{ {a} from; {b} to; }}){{ {_p(e.operand, 0, name)} }}.to)"
     if isinstance(e, Call):
+        return f"{e.func}({', '.join(_p(a, 0, name) for a in e.args)})"
+    if isinstance(e, MathOp):
         return f"{e.func}({', '.join(_p(a, 0, name) for a in e.args)})"
     if isinstance(e, Index):
         return f"{_p(e.base, 13, name)}[{_p(e.index, 0, name)}]"

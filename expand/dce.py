@@ -15,6 +15,7 @@ from .ir import (
     Stmt,
     Symbol,
     Unary,
+    UniformIf,
     Var,
     flatten,
     vars_read,
@@ -76,6 +77,13 @@ def _sweep(stmts: list[Stmt], used: set[Symbol]) -> tuple[list[Stmt], bool]:
         if isinstance(s, MaskedLoop):
             s.body, r = _sweep(s.body, used)
             removed = removed or r
+        if isinstance(s, UniformIf):
+            s.then, r1 = _sweep(s.then, used)
+            s.els, r2 = _sweep(s.els, used)
+            removed = removed or r1 or r2
+            if not s.then and not s.els:  # nothing left to branch around (the condition cannot fault)
+                removed = True
+                continue
         out.append(s)
     return out, removed
 
@@ -88,7 +96,7 @@ def _reads(s: Stmt) -> list[Expr]:
         return out
     if isinstance(s, ExprStmt):
         return [s.expr]
-    if isinstance(s, BreakIf):
+    if isinstance(s, (BreakIf, UniformIf)):
         return [s.cond]
     return []
 

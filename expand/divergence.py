@@ -6,11 +6,40 @@ if-converts every branch, nor inside a divergent loop), leaves only by top-level
 ``if (c) break;`` statements whose conditions are uniform, and has no ``continue`` or jump out.
 A variable is varying when a parameter, when assigned a varying value, or when assigned inside an
 ``if`` or a divergent loop. The two facts depend on each other: iterate to a fixpoint.
+
+``divergence`` also finds the uniform branches (predication/uniform_branches.py): an ``if`` whose
+condition reads only uniform values and that no jump leaves stays a branch, so what it assigns is
+uniform when the value is, and a loop inside it can be uniform.
 """
 
 from __future__ import annotations
 
-from .ir import Assign, Block, Break, Call, Expr, Function, Goto, If, Label, Loop, Stmt, Symbol, Unary, Var
+from dataclasses import dataclass, field
+
+from .ir import (
+    Assign,
+    Binary,
+    BitCast,
+    Block,
+    Break,
+    Call,
+    Cast,
+    Cond,
+    Const,
+    Expr,
+    Function,
+    Goto,
+    If,
+    Label,
+    Loop,
+    MathOp,
+    Stmt,
+    Symbol,
+    Unary,
+    Var,
+    stmt_exprs,
+    walk_stmts,
+)
 
 
 def _varying_expr(e: Expr, vs: set[Symbol]) -> bool:
@@ -87,4 +116,104 @@ def uniform_loops(fn: Function) -> set[Loop]:
         visit(fn.body, False)
         if new_vs == vs:
             return uniform
+        vs = new_vs
+
+
+@dataclass
+class Divergence:
+    """The loops that stay scalar loops and the ``if`` statements that stay branches."""
+
+    loops: set[Loop] = field(default_factory=set)
+    ifs: set[If] = field(default_factory=set)
+
+
+def _uniform_cond(e: Expr, vs: set[Symbol]) -> bool:
+    """A condition with one value for every lane that can be evaluated where no lane is on: only
+    constants, uniform locals and parameters, constant globals and arithmetic (no memory reads, no
+    calls; an integer division is guarded by the printer)."""
+    for n in e.walk():
+        if isinstance(n, Var):
+            s = n.sym
+            if s in vs or s.volatile or s.static and s.kind == "local":
+                return False
+            if not (s.kind == "local" or (s.kind == "param" and s.shape == "uniform")
+                    or (s.kind == "global" and s.const)):
+                return False
+        elif isinstance(n, Unary):
+            if n.op in ("*", "&"):
+                return False
+        elif not isinstance(n, (Const, Binary, Cast, BitCast, Cond, MathOp)):
+            return False
+    return True
+
+
+def _leaves(s: If) -> bool:
+    """Some jump leaves the ``if`` (a break of the enclosing loop, a goto to a label outside it, a
+    return), or a label in it (outside its loops) may be entered from outside."""
+    inner = {x.name for x in _walk(s.then + s.els) if isinstance(x, Label)}
+
+    def go(stmts: list[Stmt], in_loop: bool) -> bool:
+        for x in stmts:
+            if isinstance(x, Goto) and x.label not in inner:
+                return True
+            if isinstance(x, Label) and not in_loop:
+                return True
+            if isinstance(x, Break) and not in_loop:
+                return True
+            if isinstance(x, If) and (go(x.then, in_loop) or go(x.els, in_loop)):
+                return True
+            if isinstance(x, Block) and go(x.body, in_loop):
+                return True
+            if isinstance(x, Loop) and go(x.body, True):
+                return True
+        return False
+
+    return go(s.then + s.els, False)
+
+
+def divergence(fn: Function, loops_allowed: bool = True) -> Divergence:
+    """Uniform loops and uniform branches of ``fn`` (``loops_allowed`` False: the function runs
+    under an entry mask, so every loop is a masked loop).
+
+    Everything after a statement that a jump leaves, or after a divergent loop, runs under a mask
+    (the converter's join and exit masks), and so is not uniform: the facts stay consistent with
+    the shapes computed after if-conversion."""
+    vs: set[Symbol] = {p for p in fn.params if p.shape != "uniform"}
+    vs |= {n.operand.sym for s in walk_stmts(fn.body) for e in stmt_exprs(s) for n in e.walk()
+           if isinstance(n, Unary) and n.op == "&" and isinstance(n.operand, Var)}
+    while True:
+        out = Divergence()
+        new_vs = set(vs)
+
+        def visit(stmts: list[Stmt], masked: bool) -> None:
+            for s in stmts:
+                if isinstance(s, Assign) and isinstance(s.target, Var):
+                    if masked or _varying_expr(s.value, vs):
+                        new_vs.add(s.target.sym)
+                elif isinstance(s, If):
+                    if _uniform_cond(s.cond, vs) and not _leaves(s):
+                        out.ifs.add(s)
+                        visit(s.then, masked)
+                        visit(s.els, masked)
+                    else:
+                        visit(s.then, True)
+                        visit(s.els, True)
+                elif isinstance(s, Block):
+                    visit(s.body, masked)
+                elif isinstance(s, Loop):
+                    if loops_allowed and not masked and _exits_ok(s, vs):
+                        out.loops.add(s)
+                        # The exit tests themselves are real branches, not masks.
+                        for x in s.body:
+                            if not (isinstance(x, If) and len(x.then) == 1 and isinstance(x.then[0], Break)):
+                                visit([x], False)
+                    else:
+                        visit(s.body, True)
+                        masked = True  # after it: the lanes that left by its break
+                if _has_exit(s) or isinstance(s, Label):
+                    masked = True
+
+        visit(fn.body, False)
+        if new_vs == vs:
+            return out
         vs = new_vs

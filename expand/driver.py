@@ -1,8 +1,9 @@
-"""The pipeline: frontend -> lower -> inline -> single exit -> constant subscripts -> if-conversion
+"""The pipeline: frontend -> libm calls -> lower -> inline -> single exit -> constant subscripts -> if-conversion
 -> dead code -> shapes -> C printer. One function per pass module; this file only strings them."""
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 from emit.isa import lane_kind
@@ -13,6 +14,7 @@ from predication.ifconvert import if_convert
 from predication.single_exit import single_exit
 
 from . import __version__
+from . import abi as abi_mod
 from . import types as T
 from .const_subscripts import hoist_constant_subscripts
 from .copyprop import fold_temporaries
@@ -21,9 +23,10 @@ from .dce import eliminate_dead
 from .diagnostics import error
 from .fold import fold_constants
 from .inline import inline_module
-from .ir import Binary, Const, Function, Module, Symbol, Var, flatten, stmt_exprs, walk_stmts
+from .ir import MASK, Binary, Const, Coord, Function, Module, Symbol, Var, flatten, stmt_exprs, walk_stmts
 from .loops import canonicalize_loops
-from .lower import lower_function
+from .lower import NameMaker, lower_function
+from .mathcalls import rewrite_math_calls
 from .shape import analyze
 
 
@@ -36,6 +39,11 @@ class Expanded:
     params: list[Symbol]
     ret: T.CType
     constants: list[int | float] = field(default_factory=list)
+    coord: Coord | None = None
+    #: the masked core (``vector_name`` under an entry mask, its first parameter), when made
+    masked_name: str = ""
+    #: ("const" | "pure" | "", why): what a declaration may promise (expand/abi.py)
+    effects: tuple[str, str] = ("", "")
 
 
 @dataclass
@@ -52,8 +60,12 @@ def select_functions(mod: Module, names: list[str] | None) -> list[str]:
         return list(names)
     roots = [n for n, f in mod.functions.items() if not f.static]
     if not roots:
-        raise error(None, f"{mod.file} defines no function with external linkage",
-                    "name the functions to expand with --functions")
+        mine = [f for f in mod.functions.values() if f.coord is not None and f.coord.file == mod.file]
+        if mine:  # only static functions: at the first one
+            raise error(mine[0].coord, f"the file defines no function with external linkage ('{mine[0].name}' is "
+                        "static)", f"name the static functions to expand: --functions {mine[0].name}")
+        raise error(Coord(mod.file, 1, 1), "the file defines no function with external linkage",
+                    "define the function to expand in this file (with its body), without 'static'")
     return roots
 
 
@@ -73,14 +85,18 @@ def comparison_constants(fn: Function) -> list[int | float]:
 
 def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expandable: set[str] = frozenset(),
                   prefix: str = "_Exp_", command: str = "", shapes: dict[str, str] | None = None,
-                  dot: list[str] | None = None, boscc: str = "auto") -> Result:
+                  dot: list[str] | None = None, boscc: str = "auto", abi: bool = False,
+                  wrapper: str | None = None) -> Result:
     """Expand ``functions`` (default: every external one); ``shapes`` maps parameter names to
-    "uniform" or "linear" (as ``--uniform``/``--linear``; ``#pragma omp declare simd`` also does)."""
+    "uniform" or "linear" (as ``--uniform``/``--linear``; ``#pragma omp declare simd`` also does).
+    ``abi``/``wrapper`` add vector function ABI entry points / ``NAME_array`` wrappers (expand/abi.py),
+    which need each function's masked core too; with ``abi`` the cores are ``static``."""
     roots = select_functions(mod, functions)
     for name in roots:
         for p in mod.functions[name].params:
             if shapes and p.name in shapes:
                 p.shape = shapes[p.name]
+    rewrite_math_calls(mod, expandable)
     for fn in mod.functions.values():
         canonicalize_loops(fn)
         lower_function(fn)
@@ -95,31 +111,25 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         fold_constants(fn)
         single_exit(fn)
         hoist_constant_subscripts(fn)
-        lin = if_convert(fn)
-        live = [lin.ret.value] if lin.ret.value is not None else []
-        lin.stmts, _ = eliminate_dead(lin.stmts, live)
-        lin.stmts = fold_temporaries(lin.stmts, lin.ret)
-        live = [lin.ret.value] if lin.ret.value is not None else []
-        lin.stmts, used = eliminate_dead(lin.stmts, live)
-        if dot is not None:
-            dot.append(to_dot(lin))
-        shapes = analyze(fn.params, lin.stmts)
-        insert_guards(lin, boscc, isa.boscc_test_cost, isa.boscc_plain_cost)
-        printer = FunctionPrinter(isa, lin, shapes, prefix, set(expandable))
+        masked = copy.deepcopy(fn) if abi or wrapper else None
         vname = f"{prefix}{name}"
-        bodies.append(printer.function(vname, used))
-        for s in flatten(lin.stmts):
-            for e in stmt_exprs(s):
-                for n in e.walk():
-                    if isinstance(n, Var) and n.sym.kind == "global" and n.sym.defined_here and n.sym.static:
-                        globals_used[n.sym.name] = n.sym
-        expanded.append(Expanded(name, vname, fn.params, fn.ret, consts))
+        e = Expanded(name, vname, fn.params, fn.ret, consts, fn.coord, effects=abi_mod.effects(fn))
+        bodies.append(("static inline " if abi else "") + vectorize(
+            fn, isa, vname, prefix, expandable, boscc, globals_used, dot))
+        if masked is not None:
+            e.masked_name = f"{vname}_masked"
+            entry = Symbol(NameMaker(masked).fresh("active"), MASK, "param")
+            bodies.append("static inline " + vectorize(masked, isa, e.masked_name, prefix, expandable, boscc,
+                                                       globals_used, None, entry))
+        expanded.append(e)
+    if abi or wrapper:
+        bodies.append(abi_mod.definitions(expanded, isa, abi=abi, wrapper=wrapper))
     parts = [f"/* Generated by expand {__version__} from {mod.file} for {isa.name} ({isa.lanes} lanes)."]
     if command:
         parts.append(f"   {command}")
     parts[-1] += " */"
     parts.extend(mod.prologue)
-    parts.extend(f"#include {h}" for h in ["<stdint.h>", *isa.headers])
+    parts.extend(f"#include {h}" for h in ["<stdint.h>", *(["<stddef.h>"] if wrapper else []), *isa.headers])
     parts.append("")
     for sym in globals_used.values():
         parts.append(global_definition(sym))
@@ -135,6 +145,30 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         parts.append(prelude.rstrip() + "\n")
     text = "\n".join(parts) + "\n" + "\n\n".join(bodies)
     return Result(text, expanded)
+
+
+def vectorize(fn: Function, isa, vname: str, prefix: str, expandable: set[str], boscc: str,
+              globals_used: dict[str, Symbol], dot: list[str] | None, entry: Symbol | None = None) -> str:
+    """If-convert ``fn`` (under entry mask ``entry``, if given) and print it as ``vname``; records the
+    static globals it reads in ``globals_used``."""
+    lin = if_convert(fn, entry)
+    live = [lin.ret.value] if lin.ret.value is not None else []
+    lin.stmts, _ = eliminate_dead(lin.stmts, live)
+    lin.stmts = fold_temporaries(lin.stmts, lin.ret)
+    live = [lin.ret.value] if lin.ret.value is not None else []
+    lin.stmts, used = eliminate_dead(lin.stmts, live)
+    if dot is not None:
+        dot.append(to_dot(lin))
+    shapes = analyze(fn.params, lin.stmts, entry)
+    insert_guards(lin, boscc, isa.boscc_test_cost, isa.boscc_plain_cost, isa.boscc_blend_cost)
+    printer = FunctionPrinter(isa, lin, shapes, prefix, set(expandable))
+    text = printer.function(vname, used, entry)
+    for s in flatten(lin.stmts):
+        for e in stmt_exprs(s):
+            for n in e.walk():
+                if isinstance(n, Var) and n.sym.kind == "global" and n.sym.defined_here and n.sym.static:
+                    globals_used[n.sym.name] = n.sym
+    return text
 
 
 def global_definition(sym: Symbol) -> str:

@@ -132,6 +132,25 @@ class Call(Expr):
         return list(self.args)
 
 
+#: libm operations with a vector form (``MathOp.op``, the double function's name) -> argument count
+MATH_OPS = {"sqrt": 1, "floor": 1, "ceil": 1, "trunc": 1, "rint": 1, "nearbyint": 1, "fmin": 2, "fmax": 2,
+            "fma": 3}
+
+
+@dataclass(eq=False)
+class MathOp(Expr):
+    """A call of a pure libm function (expand/mathcalls.py): ``op`` (a key of ``MATH_OPS``) on
+    ``args`` of the result's type (float: ``sqrtf``, double: ``sqrt``). ``func`` is how scalar C
+    spells the call (``sqrtf`` or ``__builtin_sqrtf``). Side-effect free, except errno."""
+
+    op: str
+    args: list[Expr]
+    func: str = ""
+
+    def children(self) -> list[Expr]:
+        return list(self.args)
+
+
 @dataclass(eq=False)
 class Index(Expr):
     base: Expr  # array or pointer
@@ -251,19 +270,37 @@ class BreakIf(Stmt):
 @dataclass(eq=False)
 class Guard(Stmt):
     """BOSCC: run ``body`` only if some lane of ``mask`` is on; otherwise set ``resets`` (masks
-    computed inside and read after) to all-false."""
+    computed inside and read after) to all-false. With ``all_body`` (the same statements with
+    ``mask`` taken as all lanes: no blends under it), that runs instead when every lane is on;
+    ``any_test`` False: no all-false test (``body`` runs whenever not every lane is on)."""
 
     mask: Symbol
     body: list[Stmt]
     resets: list[Symbol] = field(default_factory=list)
+    all_body: list[Stmt] | None = None
+    any_test: bool = True
+
+
+@dataclass(eq=False)
+class UniformIf(If):
+    """After if-conversion: an ``if`` whose condition is uniform (one value for every lane) stays a
+    branch; its statements keep the enclosing block mask ``mask`` (None: every lane)."""
+
+    mask: Symbol | None = None
 
 
 def flatten(stmts: list[Stmt]) -> Iterator[Stmt]:
-    """Every statement of an if-converted list, including those inside masked loops and guards."""
+    """Every statement of an if-converted list, including those inside masked loops, guards
+    (and their all-lanes copies) and uniform ifs."""
     for s in stmts:
         yield s
         if isinstance(s, (MaskedLoop, Guard)):
             yield from flatten(s.body)
+        if isinstance(s, Guard) and s.all_body is not None:
+            yield from flatten(s.all_body)
+        elif isinstance(s, UniformIf):
+            yield from flatten(s.then)
+            yield from flatten(s.els)
 
 
 @dataclass(eq=False)
@@ -358,6 +395,8 @@ def map_expr(e: Expr, f) -> Expr:
         e = BitCast(e.type, map_expr(e.operand, f))
     elif isinstance(e, Call):
         e = Call(e.type, e.func, [map_expr(a, f) for a in e.args], e.coord)
+    elif isinstance(e, MathOp):
+        e = MathOp(e.type, e.op, [map_expr(a, f) for a in e.args], e.func)
     elif isinstance(e, Index):
         e = Index(e.type, map_expr(e.base, f), map_expr(e.index, f))
     elif isinstance(e, Member):

@@ -29,6 +29,7 @@ from .ir import (
     If,
     Index,
     Loop,
+    MathOp,
     Member,
     Return,
     Stmt,
@@ -240,6 +241,8 @@ def hoist(e: Expr, coord, fn: Function, names: NameMaker) -> tuple[list[Stmt], E
             return type(n)(n.type, go(n.operand))
         if isinstance(n, BitCast):
             return BitCast(n.type, go(n.operand))
+        if isinstance(n, MathOp):
+            return MathOp(n.type, n.op, [go(a) for a in n.args], n.func)
         if isinstance(n, Index):
             return Index(n.type, go(n.base), go(n.index))
         if isinstance(n, Member):

@@ -78,7 +78,9 @@ class Shapes:
         return self.shape(e) != U
 
 
-def analyze(params: list[Symbol], stmts: list) -> Shapes:
+def analyze(params: list[Symbol], stmts: list, entry: Symbol | None = None) -> Shapes:
+    """``entry``: the entry mask of a masked variant. Lanes off in it are never observed, so an
+    assignment under exactly that mask keeps its value's shape, as an unmasked one does."""
     syms: dict[Symbol, str] = {}
     for p in params:
         if p.shape == "uniform":
@@ -101,7 +103,7 @@ def analyze(params: list[Symbol], stmts: list) -> Shapes:
             old = sh.sym_shape(sym)
             if old == V:
                 continue
-            shapes = {V if d.mask is not None else sh.shape(d.value) for d in ds}
+            shapes = {V if d.mask is not None and d.mask is not entry else sh.shape(d.value) for d in ds}
             if sym.kind == "param":
                 shapes.add(syms[sym])
             new = shapes.pop() if len(shapes) == 1 else V

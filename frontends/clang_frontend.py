@@ -21,7 +21,7 @@ What comes from clang, and what follows the project's conventions:
   ``usual_arith``) and compares: where they disagree, clang's type wins in the IR and the
   disagreement is recorded in :attr:`ClangReader.mismatches` (a bug in our rules).
 * **Spelling** of types (``uint32_t`` vs ``unsigned int``), the shape of the IR (explicit ``Cast``
-  nodes, folded integer constants, ``fabsf`` as bit operations, flattened ``do { } while (0)``,
+  nodes, folded integer constants, libm calls as plain calls, flattened ``do { } while (0)``,
   local initializers as ``Assign``) and the statement coordinates follow the pycparser frontend,
   because the printed output depends on them.  Clang keeps typedef sugar differently (``int32_t +
   1`` is ``int`` to clang, ``int32_t`` to our rules; ``1ll`` is ``long long``) and drops the words of
@@ -34,10 +34,12 @@ What comes from clang, and what follows the project's conventions:
 from __future__ import annotations
 
 import ctypes
+import os
 import re
 import struct
 import subprocess
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -73,6 +75,7 @@ from expand.ir import (
     Unary,
     Var,
 )
+from expand.mathcalls import signature as math_signature
 
 try:  # libclang is optional (the [test] extra): read_file_any falls back to pycparser without it
     import clang.cindex as ci
@@ -82,6 +85,7 @@ except ImportError:  # pragma: no cover - depends on the environment
 CPP_FLAGS = ["-E", "-std=c11", "-D_Float128=double"]  # the pycparser frontend's, so both see the same tokens
 CLANG_ARGS = ["-x", "c", "-std=c11", "-nostdinc"]  # the input is already preprocessed
 PYCPARSER_HINT = "the pycparser frontend (--frontend pycparser) reads C with gcc -E and pycparser instead"
+NESTING_HINT = "split deep expressions or blocks into several statements"
 
 # --------------------------------------------------------------------------- libclang plumbing
 
@@ -216,9 +220,9 @@ def preprocess(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc:
     if p.returncode != 0:
         msg = p.stderr.strip().splitlines()
         first = next((m for m in msg if "error" in m), msg[0] if msg else "preprocessing failed")
-        m = re.match(r"(.*?):(\d+):(\d+): (?:fatal )?error: (.*)", first)
+        m = re.match(r"(.*?):(\d+):(?:(\d+):)? (?:fatal )?error: (.*)", first)  # (gcc gives no column at EOF)
         if m:
-            raise error(Coord(m.group(1), int(m.group(2)), int(m.group(3))), m.group(4))
+            raise error(Coord(m.group(1), int(m.group(2)), int(m.group(3) or 1)), m.group(4))
         raise error(Coord(path, 1, 1), f"the C preprocessor failed: {first}")
     return p.stdout
 
@@ -269,21 +273,6 @@ def retype(e: Expr, t: T.CType) -> Expr:
     return Cast(t, e)
 
 
-def fabs_bits(x: Expr) -> Expr:
-    it = T.UINT if x.type == T.FLOAT else T.ULONG
-    sign = 0x80000000 if it == T.UINT else 0x8000000000000000
-    mag = Binary(it, "&", BitCast(it, x), Const(it, sign - 1, hex(sign - 1)))
-    return BitCast(x.type, mag)
-
-
-def copysign_bits(x: Expr, y: Expr) -> Expr:
-    it = T.UINT if x.type == T.FLOAT else T.ULONG
-    sign = 0x80000000 if it == T.UINT else 0x8000000000000000
-    mag = Binary(it, "&", BitCast(it, x), Const(it, sign - 1, hex(sign - 1)))
-    sgn = Binary(it, "&", BitCast(it, y), Const(it, sign, hex(sign)))
-    return BitCast(x.type, Binary(it, "|", mag, sgn))
-
-
 def walk_shallow(stmts: list[Stmt]):
     for s in stmts:
         yield s
@@ -320,8 +309,6 @@ def parse_declare_simd(text: str) -> dict[str, str] | None:
     return shapes
 
 
-_BUILTIN_ALIASES = {"__builtin_fabsf": "fabsf", "__builtin_fabs": "fabs", "__builtin_copysignf": "copysignf",
-                    "__builtin_copysign": "copysign"}
 _NONLOCAL_JUMPS = {"setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp", "longjmp", "_longjmp", "siglongjmp",
                    "__longjmp_chk", "vfork", "fork"}
 _BASIC_WORDS = {"void", "_Bool", "char", "short", "int", "long", "signed", "unsigned", "float", "double",
@@ -553,7 +540,11 @@ class ClangReader:
         try:
             k = t.kind
         except ValueError:  # another kind this cindex does not know: its canonical type
-            return self.ctype(t.get_canonical(), words, where)
+            canon = t.get_canonical()
+            if canon == t:  # (_Float16, __bf16: no other spelling)
+                raise error(where or self.here, f"type '{t.spelling}' is not supported",
+                            "expand handles integer types up to 64 bits, float and double") from None
+            return self.ctype(canon, words, where)
         if k == TK.ELABORATED:
             return self.ctype(t.get_named_type(), words, where)
         if k == TK.TYPEDEF:
@@ -616,6 +607,9 @@ class ClangReader:
                  TK.FLOAT: T.FLOAT, TK.DOUBLE: T.DOUBLE}
         if k in table:
             return table[k]
+        if k in (TK.VECTOR, TK.EXTVECTOR):
+            raise error(where, "GCC vector types (__attribute__((vector_size))) are not supported",
+                        "write the scalar function on scalar types: expand makes the vectors")
         spelled = " ".join(words) if words else t.get_canonical().spelling
         raise error(where, f"type '{spelled}' is not supported",
                     "expand handles integer types up to 64 bits, float and double")
@@ -946,12 +940,20 @@ class ClangReader:
                 continue
             if not p.spelling:
                 raise error(self.decl_coord(p), "unnamed parameter")
+            if p.type.is_volatile_qualified() or (isinstance(T.decay(pt), T.Pointer)
+                                                  and p.type.get_canonical().get_pointee().is_volatile_qualified()):
+                raise error(self.decl_coord(p), f"volatile parameter '{p.spelling}' cannot be vectorized",
+                            "drop 'volatile' (vector code reads and writes whole gangs of lanes at once)")
             s = Symbol(p.spelling, T.decay(pt), "param", self.decl_coord(p),
                        volatile=p.type.is_volatile_qualified())
             params.append(s)
             self.local_syms[self.key(p)] = s
         for prm in params:
             prm.shape = self.simd.get(fd.spelling, {}).get(prm.name, "")
+        for n in self.simd.get(fd.spelling, {}):
+            if n not in {prm.name for prm in params}:
+                raise error(self.coord(fd), f"'#pragma omp declare simd' names '{n}', which is not a parameter of "
+                            f"'{fd.spelling}'", "name the function's own parameters in uniform(...) and linear(...)")
         self.cur_ret = ftype.ret
         body_c = next(c for c in self.children(fd) if c.kind == K.COMPOUND_STMT)
         body = self.compound(body_c)
@@ -977,10 +979,14 @@ class ClangReader:
 
     def stmt(self, c) -> list[Stmt]:
         here, self.here = self.here, self.coord(c)
+        self.depth += 1  # (a statement level takes 3 frames: within the 3 per level max_depth allows)
         try:
+            if self.depth > self.max_depth:
+                raise error(self.here, "statements are nested too deeply", NESTING_HINT)
             return self._stmt(c)
         finally:
             self.here = here
+            self.depth -= 1
 
     def _stmt(self, c) -> list[Stmt]:
         K = self.K
@@ -1042,6 +1048,8 @@ class ClangReader:
                 step.extend(self.stmt(e))
             body = self.body_of(body_c)
             return [Loop(co, "for", cond, body, init, step)]
+        if k == K.INDIRECT_GOTO_STMT:
+            raise error(co, "a computed 'goto *' cannot be vectorized", "branch with if/else or a plain 'goto label'")
         if k == K.GOTO_STMT:
             ref = next((x for x in self.children(c) if x.kind == K.LABEL_REF), None)
             return [Goto(co, ref.spelling if ref is not None else "")]
@@ -1210,7 +1218,7 @@ class ClangReader:
         words, quals = self.spec(d)
         if "volatile" in quals:
             raise error(co, f"volatile variable '{d.spelling}' cannot be vectorized")
-        if d.type.get_canonical().kind == ci.TypeKind.VARIABLEARRAY:
+        if d.type.get_canonical()._kind_id == ci.TypeKind.VARIABLEARRAY.value:
             raise error(co, f"variable-length array '{d.spelling}' is not supported")
         t = self.ctype(d.type, words, self.start_coord(d))
         if isinstance(t, T.Array) or (isinstance(t, T.Record) and not _punning_union(t)):
@@ -1268,7 +1276,7 @@ class ClangReader:
         self.depth += 1
         try:
             if self.depth > self.max_depth:
-                raise error(self.pcoord(c), "expression nesting is too deep")
+                raise error(self.pcoord(c), "expression nesting is too deep", NESTING_HINT)
             return self._expr(c)
         finally:
             self.depth -= 1
@@ -1354,6 +1362,9 @@ class ClangReader:
                 x.kind == K.COMPOUND_STMT for x in self.children(c)):
             inner = next((x for x in self.children(c) if x.kind == K.COMPOUND_STMT), c)
             raise error(self.coord(inner), "GNU statement expressions are not supported")
+        if k == K.ADDR_LABEL_EXPR:
+            raise error(co, f"the address of a label ('{self.text(c, 30)}', for a computed goto) cannot be "
+                            "vectorized", "branch with if/else or a plain 'goto label'")
         raise error(co, f"expression '{self.text(c, 30)}' ({k.name.lower()}) is not supported by the clang "
                         "frontend", PYCPARSER_HINT)
 
@@ -1567,13 +1578,9 @@ class ClangReader:
         if ref is not None and ref.kind in (K.VAR_DECL, K.PARM_DECL) and self.key(ref) in self.local_syms:
             raise error(co, f"call through function pointer '{name}' cannot be vectorized",
                         "call the function by name")
-        name = _BUILTIN_ALIASES.get(name, name)
-        if name in ("fabsf", "fabs") and len(args) == 1:
-            ft = T.FLOAT if name == "fabsf" else T.DOUBLE
-            return fabs_bits(self.convert(args[0], ft))
-        if name in ("copysignf", "copysign") and len(args) == 2:
-            ft = T.FLOAT if name == "copysignf" else T.DOUBLE
-            return copysign_bits(self.convert(args[0], ft), self.convert(args[1], ft))
+        sig = math_signature(name)  # libm builtins, and libm calls without a prototype
+        if sig is not None and len(args) == len(sig[1]) and (name.startswith("__builtin_") or name not in self.globals):
+            return Call(sig[0], name, [self.convert(a, pt) for a, pt in zip(args, sig[1])], co)
         if name in _NONLOCAL_JUMPS:
             raise error(co, f"'{name}' (non-local jumps) cannot be vectorized",
                         "keep setjmp/longjmp in the scalar caller")
@@ -1627,12 +1634,44 @@ def clang_args(target: T.Target | None = None) -> list[str]:
     return args
 
 
+PARSE_STACK = 256 << 20  # bytes: clang's parser recurses per level of 'x + x + ...' (8 MB: ~12,000 terms)
+
+
+def parse_deep(index, name: str, args: list[str], unsaved: list[tuple[str, str]]):
+    """``index.parse`` on a thread with a ``PARSE_STACK`` stack (and ``LIBCLANG_NOTHREADS``, so that
+    libclang parses there, not on its own 8 MB thread): a long expression is a diagnostic, not a
+    segmentation fault."""
+    os.environ.setdefault("LIBCLANG_NOTHREADS", "1")
+    out: dict[str, object] = {}
+
+    def work() -> None:
+        try:
+            out["tu"] = index.parse(name, args=args, unsaved_files=unsaved)
+        except BaseException as exc:  # (re-raised on the caller's thread)
+            out["exc"] = exc
+
+    try:
+        old = threading.stack_size(PARSE_STACK)
+        try:
+            t = threading.Thread(target=work, name="libclang-parse")
+            t.start()
+        finally:
+            threading.stack_size(old)
+    except (RuntimeError, ValueError):  # no thread with that stack here: parse on this one
+        work()
+    else:
+        t.join()
+    if "exc" in out:
+        raise out["exc"]  # type: ignore[misc]
+    return out["tu"]
+
+
 def parse_tu(path: str, pre: str, target: T.Target | None = None):
     """Parse gcc-preprocessed text with libclang; the first clang error becomes an ExpandError."""
     _setup()
     buf_name = f"{path}.expand-clang.i" if path != "<stdin>" else "stdin.expand-clang.i"
     index = ci.Index.create()
-    tu = index.parse(buf_name, args=clang_args(target), unsaved_files=[(buf_name, pre)])
+    tu = parse_deep(index, buf_name, clang_args(target), [(buf_name, pre)])
     for d in tu.diagnostics:
         if d.severity >= ci.Diagnostic.Error:
             f, line, col = presumed(d.location)
@@ -1645,8 +1684,10 @@ def read_file_clang_report(path: str, text: str, include_dirs=(), defines=(), un
                            cc: str | Sequence[str] = "gcc", char_signed: bool | None = None) \
         -> tuple[Module, list[TypeMismatch]]:
     """Like :func:`read_file_clang`, with the places where clang's types overrode our rules."""
-    if "\x00" in text:
-        raise error(Coord(path, 1, 1), "input is not a C source file (it contains NUL bytes)")
+    if "\x00" in text:  # (at the first NUL byte)
+        i = text.index("\x00")
+        raise error(Coord(path, text.count("\n", 0, i) + 1, i - text.rfind("\n", 0, i)),
+                    "input is not a C source file (it contains NUL bytes)")
     try:
         target = T.target_of(cc, char_signed)
     except T.TargetError as exc:
@@ -1661,7 +1702,12 @@ def read_file_clang_report(path: str, text: str, include_dirs=(), defines=(), un
     except (RecursionError, ctypes.ArgumentError) as exc:  # (deeply nested statements)
         if isinstance(exc, ctypes.ArgumentError) and "RecursionError" not in str(exc):
             raise
-        raise error(reader.here or Coord(path, 1, 1), "the code is nested too deeply") from None
+        raise error(reader.here or Coord(path, 1, 1), "the code is nested too deeply", NESTING_HINT) from None
+    except ValueError as exc:  # a type or cursor kind this cindex does not know (_Float16 in cindex 18)
+        if not str(exc).startswith("Unknown"):
+            raise
+        raise error(reader.here or Coord(path, 1, 1), "a construct the clang frontend does not know is not supported "
+                    f"({exc})", PYCPARSER_HINT) from None
 
 
 def read_file_clang(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc: str | Sequence[str] = "gcc",
@@ -1681,6 +1727,13 @@ def _pycparser_available() -> bool:
     except ImportError:
         return False
     return True
+
+
+def _parses_only_in(clang_error: ExpandError, pycparser_error: ExpandError) -> bool:
+    """Whether pycparser failed to parse a file that libclang parsed (and the clang frontend then
+    refused a construct in it): the clang frontend's diagnostic is the one that names the construct."""
+    syntax = pycparser_error.message.startswith(("syntax error", "illegal character"))
+    return syntax and not clang_error.hint.startswith("reported by libclang") and "pycparser" not in clang_error.hint
 
 
 def _reader(name: str):
@@ -1728,10 +1781,14 @@ def read_file_any(path: str, text: str, include_dirs=(), defines=(), undefs=(), 
     except ExpandError as exc:
         first_error = exc
     other = "clang" if order[0] == "pycparser" else "pycparser"
-    if not have[other]:
-        raise first_error
+    if not have[other] or first_error.message == "expression nesting is too deep":
+        raise first_error  # (the pycparser reader's limit: deeper than the clang reader's, which is slow there)
     try:
         mod = _reader(other)(path, text, include_dirs, defines, undefs, **target)
+    except ExpandError as exc:
+        if frontend == "auto" and _parses_only_in(exc, first_error):
+            raise exc from None  # (pycparser cannot parse it; clang can, and names what expand refuses)
+        raise first_error from None
     except Exception:  # (including a bug in the other one: it must not hide this frontend's diagnostic)
         raise first_error from None
     if frontend == "auto":

@@ -51,8 +51,10 @@ from expand.ir import (
     Unary,
     Var,
 )
+from expand.mathcalls import signature as math_signature
 
 CPP_FLAGS = ["-E", "-std=c11", "-D_Float128=double"]
+NESTING_HINT = "split deep expressions or blocks into several statements"
 
 
 def preprocess(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc: str | Sequence[str] = "gcc") -> str:
@@ -76,9 +78,9 @@ def preprocess(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc:
     if p.returncode != 0:
         msg = p.stderr.strip().splitlines()
         first = next((m for m in msg if "error" in m), msg[0] if msg else "preprocessing failed")
-        m = re.match(r"(.*?):(\d+):(\d+): (?:fatal )?error: (.*)", first)
+        m = re.match(r"(.*?):(\d+):(?:(\d+):)? (?:fatal )?error: (.*)", first)  # (gcc gives no column at EOF)
         if m:
-            raise error(Coord(m.group(1), int(m.group(2)), int(m.group(3))), m.group(4))
+            raise error(Coord(m.group(1), int(m.group(2)), int(m.group(3) or 1)), m.group(4))
         raise error(Coord(path, 1, 1), f"the C preprocessor failed: {first}")
     return p.stdout
 
@@ -117,10 +119,6 @@ def prologue_lines(text: str) -> list[str]:
 
 def float32(v: float) -> float:
     return struct.unpack("<f", struct.pack("<f", v))[0]
-
-
-_BUILTIN_ALIASES = {"__builtin_fabsf": "fabsf", "__builtin_fabs": "fabs", "__builtin_copysignf": "copysignf",
-                    "__builtin_copysign": "copysign"}
 
 
 class Reader:
@@ -182,6 +180,9 @@ class Reader:
         if isinstance(node, c_ast.TypeDecl):
             if "_Atomic" in self._quals(node):
                 raise error(self.coord(node), "_Atomic types are not supported")
+            if _has_attribute(node, "vector_size"):
+                raise error(self.coord(node), "GCC vector types (__attribute__((vector_size))) are not supported",
+                            "write the scalar function on scalar types: expand makes the vectors")
             return self.ctype(node.type)
         if isinstance(node, c_ast.IdentifierType):
             words = [w for w in node.names if w not in ("__extension__",)]
@@ -358,6 +359,10 @@ class Reader:
             if self.in_user_file(node) and self.pending_simd is not None:
                 self.simd[name] = self.pending_simd
                 self.pending_simd = None
+            if self.in_user_file(node) and self.in_user_file(self.func_nodes.get(name)):
+                first = self.coord(self.func_nodes[name].decl)
+                raise error(self.coord(node.decl), f"redefinition of function '{name}'",
+                            f"define '{name}' once (its first definition is at {first})")
             if self.in_user_file(node) or ("static" in storage and not _system_header(node)):
                 self.func_nodes[name] = node
             self.declare_global(node.decl, defined=self.in_user_file(node))
@@ -459,6 +464,7 @@ class Reader:
         assert isinstance(ftype, T.Func)
         self.scopes = [{}]
         self.locals = []
+        self.label_names: set[str] = set()
         params: list[Symbol] = []
         fdecl = decl.type
         if fdecl.args is not None:
@@ -472,11 +478,20 @@ class Reader:
                 if p.name is None:
                     raise error(self.coord(p), "unnamed parameter")
                 quals = self._quals(p.type)
+                if "volatile" in quals or "volatile" in self._quals(getattr(p.type, "type", None)):
+                    raise error(self.coord(p), f"volatile parameter '{p.name}' cannot be vectorized",
+                                "drop 'volatile' (vector code reads and writes whole gangs of lanes at once)")
+                if p.name in self.scopes[-1]:
+                    raise error(self.coord(p), f"redefinition of parameter '{p.name}'")
                 s = Symbol(p.name, T.decay(pt), "param", self.coord(p), volatile="volatile" in quals)
                 params.append(s)
                 self.scopes[-1][p.name] = s
         for prm in params:
             prm.shape = self.simd.get(decl.name, {}).get(prm.name, "")
+        for n in self.simd.get(decl.name, {}):
+            if n not in self.scopes[-1]:
+                raise error(self.coord(decl), f"'#pragma omp declare simd' names '{n}', which is not a parameter of "
+                            f"'{decl.name}'", "name the function's own parameters in uniform(...) and linear(...)")
         self.cur_ret = ftype.ret
         storage = list(decl.storage or [])
         body = self.compound(fd.body, new_scope=False)
@@ -527,7 +542,7 @@ class Reader:
         try:
             return self._stmt(node)
         except RecursionError:  # (caught here, in the statement's frame, far from the limit)
-            raise error(self.here, "expression nesting is too deep") from None
+            raise error(self.here, "expression nesting is too deep", NESTING_HINT) from None
         finally:
             self.here = here
 
@@ -590,6 +605,9 @@ class Reader:
         if isinstance(node, c_ast.Goto):
             return [Goto(co, node.name)]
         if isinstance(node, c_ast.Label):
+            if node.name in self.label_names:
+                raise error(co, f"duplicate label '{node.name}'", "give each label its own name")
+            self.label_names.add(node.name)
             return [Label(co, node.name), *self.stmt(node.stmt)]
         if isinstance(node, c_ast.Break):
             return [Break(co)]
@@ -599,6 +617,8 @@ class Reader:
             return []
         if isinstance(node, c_ast.Switch):
             raise error(co, "'switch' is not supported yet", "rewrite it as if/else")
+        if isinstance(node, (c_ast.Case, c_ast.Default)):
+            raise error(co, f"'{'case' if isinstance(node, c_ast.Case) else 'default'}' label outside a 'switch'")
         if type(node).__name__ == "Asm":
             raise error(co, "inline assembly cannot be vectorized", "write the operation in C")
         if isinstance(node, (c_ast.ID, c_ast.Constant, c_ast.Cast, c_ast.BinaryOp)):
@@ -967,15 +987,13 @@ class Reader:
             return args[0]
         for scope in self.scopes:
             if name in scope:
+                if not _function_pointer(getattr(scope[name], "type", None)):
+                    raise error(co, f"called object '{name}' is not a function")
                 raise error(co, f"call through function pointer '{name}' cannot be vectorized",
                             "call the function by name")
-        name = _BUILTIN_ALIASES.get(name, name)
-        if name in ("fabsf", "fabs") and len(args) == 1:
-            ft = T.FLOAT if name == "fabsf" else T.DOUBLE
-            return fabs_bits(self.convert(args[0], ft))
-        if name in ("copysignf", "copysign") and len(args) == 2:
-            ft = T.FLOAT if name == "copysignf" else T.DOUBLE
-            return copysign_bits(self.convert(args[0], ft), self.convert(args[1], ft))
+        sig = math_signature(name)  # libm builtins, and libm calls without a prototype
+        if sig is not None and len(args) == len(sig[1]) and (name.startswith("__builtin_") or name not in self.globals):
+            return Call(sig[0], name, [self.convert(a, pt) for a, pt in zip(args, sig[1])], co)
         if name in _NONLOCAL_JUMPS:
             raise error(co, f"'{name}' (non-local jumps) cannot be vectorized",
                         "keep setjmp/longjmp in the scalar caller")
@@ -986,6 +1004,8 @@ class Reader:
         sym = self.global_symbol(name, node)
         ft = sym.type
         if not isinstance(ft, T.Func):
+            if not _function_pointer(ft):
+                raise error(co, f"called object '{name}' is not a function")
             raise error(co, f"call through function pointer '{name}' cannot be vectorized",
                         "call the function by name")
         if ft.variadic:
@@ -1029,22 +1049,6 @@ def retype(e: Expr, t: T.CType) -> Expr:
     if isinstance(e, Const):
         return Const(t, e.value, e.text)
     return Cast(t, e)
-
-
-def fabs_bits(x: Expr) -> Expr:
-    """fabs as bit operations (exact, as glibc's __builtin_fabsf)."""
-    it = T.UINT if x.type == T.FLOAT else T.ULONG
-    sign = 0x80000000 if it == T.UINT else 0x8000000000000000
-    mag = Binary(it, "&", BitCast(it, x), Const(it, sign - 1, hex(sign - 1)))
-    return BitCast(x.type, mag)
-
-
-def copysign_bits(x: Expr, y: Expr) -> Expr:
-    it = T.UINT if x.type == T.FLOAT else T.ULONG
-    sign = 0x80000000 if it == T.UINT else 0x8000000000000000
-    mag = Binary(it, "&", BitCast(it, x), Const(it, sign - 1, hex(sign - 1)))
-    sgn = Binary(it, "&", BitCast(it, y), Const(it, sign, hex(sign)))
-    return BitCast(x.type, Binary(it, "|", mag, sgn))
 
 
 def walk_shallow(stmts: list[Stmt]):
@@ -1139,11 +1143,31 @@ class _Parser(GnuCParser):
         return Coord(getattr(clex, "filename", "") or "", line, max(col, 1))
 
 
+def _function_pointer(t: T.CType | None) -> bool:
+    return isinstance(t, T.Pointer) and isinstance(t.target, T.Func)
+
+
+def _has_attribute(node, name: str) -> bool:
+    """Whether pycparserext kept ``__attribute__((name(...)))`` (or ``__name__``) on ``node``."""
+    attrs = getattr(node, "attributes", None)
+    for a in getattr(attrs, "exprs", None) or []:
+        ident = a.name if isinstance(a, c_ast.FuncCall) else a
+        if isinstance(ident, c_ast.ID) and ident.name.strip("_") == name:
+            return True
+    return False
+
+
 def _syntax_message(msg: str) -> str:
     """pycparser's ParseError text as a diagnostic ("before: x" -> "syntax error before 'x'")."""
     m = re.fullmatch(r"before: (.*)", msg, re.S)
     if m:
         return f"syntax error before '{m.group(1)}'"
+    if msg == "Illegal character '\"'":  # (a '"' the lexer cannot end: gcc -E only warns)
+        return "unterminated string literal: missing terminating '\"'"
+    if msg == "invalid #line directive":  # (gcc -E passes a '#' inside a line through; pycparser reads a #line)
+        return "syntax error: stray '#' in the program"
+    if msg == "Unmatched '":
+        return "unterminated character constant: missing terminating \"'\""
     if msg.startswith("Illegal character"):
         return msg[0].lower() + msg[1:]
     if msg == "At end of input":
@@ -1173,8 +1197,10 @@ def read_file(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc: 
     ``cc`` is the target's C compiler (a name or a command list, e.g. ``isa.cc``): it preprocesses the
     file and says what the target's types are (plain ``char`` is unsigned on AArch64 and ppc64le,
     ``wchar_t``); ``char_signed`` overrides the signedness of plain ``char``."""
-    if "\x00" in text:
-        raise error(Coord(path, 1, 1), "input is not a C source file (it contains NUL bytes)")
+    if "\x00" in text:  # (at the first NUL byte)
+        i = text.index("\x00")
+        raise error(Coord(path, text.count("\n", 0, i) + 1, i - text.rfind("\n", 0, i)),
+                    "input is not a C source file (it contains NUL bytes)")
     try:
         target = T.target_of(cc, char_signed)
     except T.TargetError as exc:
@@ -1188,7 +1214,7 @@ def read_file(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc: 
     except RecursionError:
         where = parser.error_coord()
         where = Coord(where.file or path, where.line, where.column or 1) if where is not None else Coord(path, 1, 1)
-        raise error(where, "expression nesting is too deep for the pycparser frontend") from None
+        raise error(where, "expression nesting is too deep for the pycparser frontend", NESTING_HINT) from None
     except Exception as exc:  # pycparser raises ParseError with "file:line:col: msg"
         msg = str(exc)
         m = re.match(r"(.*?):(\d+):(\d+): (.*)", msg, re.S)
@@ -1205,4 +1231,4 @@ def read_file(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc: 
     try:
         return reader.read(ast)
     except RecursionError:
-        raise error(reader.here or Coord(path, 1, 1), "expression nesting is too deep") from None
+        raise error(reader.here or Coord(path, 1, 1), "expression nesting is too deep", NESTING_HINT) from None

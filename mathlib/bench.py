@@ -811,7 +811,7 @@ def markdown(data: dict) -> str:
            f"- BOSCC series: {boscc_line}.\n"
            f"- scalar: glibc source `{' '.join(SCALAR_FLAGS)}`; vector: expanded `{' '.join(VECTOR_FLAGS)}`;"
            f" GCC clones: `#pragma omp declare simd notinbranch` + `__attribute__((const))`, `{' '.join(GCC_FLAGS)}`"
-           f" (and `-fno-trapping-math`); each with the ISA's flags (sse4.1: `-msse4.1`, avx2: `-mavx2`, avx512:"
+           f" (and `-fno-trapping-math`); each with the ISA's flags (sse4.1: `-msse4.1`, avx2: `-mavx2 -mfma`, avx512:"
            f" `-mavx512f -mavx512bw -mavx512dq -mavx512vl`), and `{' '.join(ALIGN_FLAGS)}` so that code placement"
            f" does not decide between equal code.\n"
            f"- instruction: `roundps`/`vroundps`/`vrndscaleps` (roundf: trunc + exact half-away fix-up, 6 ops;"

@@ -9,9 +9,23 @@ Masks computed inside a skipped region and read after it are reset to all false.
 Modes: ``off``; ``all`` (every region with a statement, EXPAND's experiment); ``auto`` (a cost
 model: the region's work against the cost of the test, ``__builtin_expect`` hints, and per-lane
 calls, gathers and loops, which are almost always worth a guard).
+
+All lanes on: a guarded region also gets a copy in which its own mask counts as every lane (no
+blends, plain stores, no per-lane tests under it; inner masks stay), run when ``mask_all`` holds:
+``if (all(m)) { copy } else if (any(m)) { region }``. This is exact: a mask with every lane on
+selects the new value everywhere, and every mask of the region (a loop's active mask included)
+lies inside the region's. ``all`` adds the copy wherever it saves something; ``auto`` where what
+it saves (blends at the ISA's ``boscc_blend_cost``, stores, safe divisors, gather indexes) is at
+least ``ALL_LANES_PAYBACK`` times the test: the extra test is paid whenever some lane is off, so
+with S = 2T the copy pays once every lane is on in more than a third of the runs (S >= 8 blends on
+SSE4.1/NEON/AltiVec, 6 on AVX2, 4 on AVX-512, 3 on SSE2 and generic, where a blend is 3 ops).
+Not for regions marked unlikely (every lane is then almost never on); a region marked likely,
+which ``auto`` does not guard, gets ``if (all(m)) { copy } else { region }``.
 """
 
 from __future__ import annotations
+
+import copy
 
 from expand.cfg import BasicBlock
 from expand.ir import (
@@ -29,9 +43,11 @@ from expand.ir import (
     Guard,
     Index,
     MaskedLoop,
+    MathOp,
     Stmt,
     Symbol,
     Unary,
+    UniformIf,
     Var,
     flatten,
     vars_read,
@@ -40,14 +56,18 @@ from expand.ir import (
 from .ifconvert import Linear
 
 EXPENSIVE = 1000  # per-lane calls, gathers, loops
+ALL_LANES_PAYBACK = 2  # the all-lanes copy must save this many times its test (see the docstring)
 
 
-def insert_guards(lin: Linear, mode: str, test_cost: int = 4, plain_cost: int | None = None) -> None:
+def insert_guards(lin: Linear, mode: str, test_cost: int = 4, plain_cost: int | None = None,
+                  blend_cost: int = 1) -> None:
     """``test_cost``: ops a guard's test costs; ``plain_cost``: the work from which a region with no
-    ``__builtin_expect`` hint is worth a test on this ISA (None: never), both from the ISA table."""
+    ``__builtin_expect`` hint is worth a test on this ISA (None: never); ``blend_cost``: ops of one
+    blend; all from the ISA table."""
     if mode == "off":
         return
     g = _Guarder(lin, mode, test_cost, plain_cost)
+    g.blend_cost = blend_cost
     # Only masks that survived dead code elimination can be tested (tests/fuzz_regressions/
     # boscc_uniform_guard.c: a region under a mask nobody else needed).
     g.defined = {s.target.sym for s in flatten(lin.stmts)
@@ -55,6 +75,7 @@ def insert_guards(lin: Linear, mode: str, test_cost: int = 4, plain_cost: int | 
     g.defined |= {s.active for s in flatten(lin.stmts) if isinstance(s, MaskedLoop) and s.active is not None}
     lin.stmts = g.guard_list(lin.stmts, None)
     g.add_resets(lin.stmts)
+    g.add_all_lanes(lin.stmts)
 
 
 class _Guarder:
@@ -66,6 +87,8 @@ class _Guarder:
         self.loop_depth = 0
         self.block_of = lin.block_of
         self.mask = lin.block_mask
+        self.blend_cost = 1
+        self.head: dict[Guard, BasicBlock] = {}  # each guard's region head
 
     def head_of(self, b: BasicBlock, head: BasicBlock | None) -> BasicBlock | None:
         """The outermost block dominating ``b`` inside ``head``'s region with a mask of its own."""
@@ -102,6 +125,9 @@ class _Guarder:
                     self.loop_depth += 1
                     s.body = self.guard_list(s.body, None)
                     self.loop_depth -= 1
+                elif isinstance(s, UniformIf):
+                    s.then = self.guard_list(s.then, head)
+                    s.els = self.guard_list(s.els, head)
                 out.append(s)
                 i += 1
                 continue
@@ -117,6 +143,11 @@ class _Guarder:
             inner = self.guard_list(region, a)
             if inner and m in self.defined and self.worth(a, inner):
                 out.append(Guard(inner[0].coord, m, inner))
+                self.head[out[-1]] = a
+            elif inner and m in self.defined and self.mode == "auto" and a.hint is True \
+                    and self.saving(inner, m) >= ALL_LANES_PAYBACK * self.test_cost:
+                out.append(Guard(inner[0].coord, m, inner, any_test=False))  # likely: no all-false test
+                self.head[out[-1]] = a
             else:
                 out.extend(inner)
             i = j
@@ -147,6 +178,8 @@ class _Guarder:
             return EXPENSIVE
         if isinstance(s, Guard):
             return sum(self.cost(t) for t in s.body)
+        if isinstance(s, UniformIf):
+            return 1 + max(sum(self.cost(t) for t in s.then), sum(self.cost(t) for t in s.els))
         if isinstance(s, ExprStmt) or (isinstance(s, Assign) and isinstance(s.value, Call)):
             return EXPENSIVE
         if isinstance(s, Assign):
@@ -157,6 +190,51 @@ class _Guarder:
         if isinstance(s, BreakIf):
             return 1
         return 1
+
+    def saving(self, stmts: list[Stmt], m: Symbol) -> int:
+        """Ops the all-lanes copy saves: the work under mask ``m`` that depends on it."""
+        n = 0
+        for s in stmts:
+            if isinstance(s, UniformIf):
+                n += max(self.saving(s.then, m), self.saving(s.els, m))
+            elif isinstance(s, Guard):
+                n += self.saving(s.body, m)
+            elif not isinstance(s, (Assign, ExprStmt)) or s.mask is not m:
+                continue
+            elif isinstance(s, ExprStmt) or isinstance(s.value, Call):
+                n += 1  # the per-lane test of a call
+            elif isinstance(s.target, Var) and s.target.sym.type == MASK:
+                continue
+            else:
+                if not isinstance(s.target, Var):
+                    n += 1 + self.blend_cost  # load-blend-store, or per-lane stores
+                elif s.blend:
+                    n += self.blend_cost
+                for e in (s.value, s.target):
+                    for x in e.walk():  # safe divisors and gather indexes
+                        if isinstance(x, Binary) and x.op in ("/", "%") and x.type.is_int() \
+                                or isinstance(x, Index) and not isinstance(x.index, Const):
+                            n += self.blend_cost
+        return n
+
+    def add_all_lanes(self, stmts: list[Stmt]) -> None:
+        """Give guards the copy run when every lane of their mask is on (inner guards first, so
+        outer copies include theirs)."""
+        for s in stmts:
+            if isinstance(s, MaskedLoop):
+                self.add_all_lanes(s.body)
+            elif isinstance(s, UniformIf):
+                self.add_all_lanes(s.then)
+                self.add_all_lanes(s.els)
+            elif isinstance(s, Guard):
+                self.add_all_lanes(s.body)
+                saved = self.saving(s.body, s.mask)
+                a = self.head.get(s)
+                if not s.any_test or saved and (self.mode == "all" or (
+                        (a is None or a.hint is not False) and saved >= ALL_LANES_PAYBACK * self.test_cost)):
+                    s.all_body = _all_lanes(s.body, s.mask)
+                if not s.any_test:
+                    s.resets = []  # the region runs whenever the copy does not
 
     def add_resets(self, stmts: list[Stmt]) -> None:
         """Masks defined inside a guard and read outside it are reset when the guard skips."""
@@ -175,6 +253,31 @@ class _Guarder:
             if ret is not None:
                 read_outside |= vars_read(ret)
             g.resets = [m for m in defined if m in read_outside]
+
+
+def _all_lanes(stmts: list[Stmt], m: Symbol) -> list[Stmt]:
+    """A copy of ``stmts`` in which mask ``m`` is taken as every lane (statements under it unmasked;
+    loops are shared, their masks are their own)."""
+    out: list[Stmt] = []
+    for s in stmts:
+        c = s
+        if isinstance(s, (Assign, ExprStmt)) and s.mask is m:
+            c = copy.copy(s)
+            c.mask = None
+            if isinstance(c, Assign):
+                c.blend = False
+        elif isinstance(s, UniformIf):
+            c = copy.copy(s)
+            c.then, c.els = _all_lanes(s.then, m), _all_lanes(s.els, m)
+            if c.mask is m:
+                c.mask = None
+        elif isinstance(s, Guard):
+            c = copy.copy(s)
+            c.body = _all_lanes(s.body, m)
+            c.all_body = None if s.all_body is None else _all_lanes(s.all_body, m)
+            c.resets = list(s.resets)
+        out.append(c)
+    return out
 
 
 def _reads(t: Stmt) -> set[Symbol]:
@@ -200,7 +303,7 @@ def _reads(t: Stmt) -> set[Symbol]:
 def _ops(e: Expr) -> int:
     n = 0
     for x in e.walk():
-        if isinstance(x, (Binary, Unary, Cast, BitCast, Cond)):
+        if isinstance(x, (Binary, Unary, Cast, BitCast, Cond, MathOp)):
             n += 1
         elif isinstance(x, Index) and not isinstance(x.index, Const):
             n += EXPENSIVE  # a gather: one scalar load per lane

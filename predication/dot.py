@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from expand.cfg import BasicBlock
 from expand.cprint import cexpr
-from expand.ir import MASK, Assign, BreakIf, ExprStmt, MaskedLoop, Stmt
+from expand.ir import MASK, Assign, BreakIf, ExprStmt, MaskedLoop, Stmt, UniformIf
 
 from .ifconvert import Linear
 
@@ -70,6 +70,12 @@ def to_dot(lin: Linear) -> str:
             if isinstance(s, MaskedLoop):
                 lines.append(pad + ("for (;;) {" if s.active is None else f"while (any({s.active.name})) {{"))
                 walk(s.body, depth + 1)
+                lines.append(pad + "}")
+            elif isinstance(s, UniformIf):
+                lines.append(pad + f"if ({cexpr(s.cond)}) {{   (uniform)")
+                walk(s.then, depth + 1)
+                lines.append(pad + "} else {")
+                walk(s.els, depth + 1)
                 lines.append(pad + "}")
             elif isinstance(s, Assign) and isinstance(s.target.type, type(MASK)):
                 lines.append(pad + f"{cexpr(s.target)} = {cexpr(s.value)};")

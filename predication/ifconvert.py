@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from expand.cfg import CFG, BasicBlock, build_cfg, exprs_of_term
-from expand.divergence import uniform_loops
+from expand.divergence import divergence
 from expand.ir import (
     MASK,
     Assign,
@@ -31,6 +31,7 @@ from expand.ir import (
     Index,
     Loop,
     MaskedLoop,
+    MathOp,
     Member,
     Return,
     Stmt,
@@ -41,6 +42,8 @@ from expand.ir import (
     vars_read,
 )
 from expand.lower import NameMaker
+
+from .uniform_branches import UniformBranch, nest, runs_with
 
 
 class Linear:
@@ -78,8 +81,8 @@ def cond_name(e: Expr) -> str:
             return f"{go(n.left, depth + 1)}_{ops.get(n.op, 'op')}_{go(n.right, depth + 1)}"
         if isinstance(n, Unary):
             return {"!": "not_", "~": "inv_", "-": "neg_"}.get(n.op, "") + go(n.operand, depth + 1)
-        if isinstance(n, Call):
-            return n.func.strip("_")
+        if isinstance(n, (Call, MathOp)):
+            return n.func.removeprefix("__builtin_").strip("_")
         if isinstance(n, Member):
             return n.name
         if isinstance(n, Index):
@@ -90,15 +93,20 @@ def cond_name(e: Expr) -> str:
     return s[:28].rstrip("_") or "c"
 
 
-def if_convert(fn: Function) -> Linear:
+def if_convert(fn: Function, entry: Symbol | None = None) -> Linear:
+    """``entry``: the function's entry mask (a masked variant: only its lanes run); None = every lane."""
     cfg = build_cfg(fn.body)
-    conv = _Converter(fn, uniform_loops(fn))
-    out, _ = conv.region(cfg, None)
+    div = divergence(fn, loops_allowed=entry is None)
+    conv = _Converter(fn, div.loops)
+    conv.uniform_ifs = div.ifs
+    out, _ = conv.region(cfg, entry)
     ret = cfg.exit.term[1]
     lin = Linear(fn, out, ret, cfg, conv.block_of)
     lin.regions = conv.regions
     lin.block_mask = {b: m for _, masks in conv.regions for b, m in masks.items()}
+    lin.uniform_branches = conv.branches
     decide_blends(lin)
+    lin.stmts = nest(lin.stmts, conv.branches, conv.block_of)
     return lin
 
 
@@ -109,6 +117,8 @@ class _Converter:
         self.uniform = uniform
         self.block_of: dict[Stmt, BasicBlock] = {}
         self.regions: list[tuple[CFG, dict[BasicBlock, Symbol | None]]] = []  # for --dot
+        self.uniform_ifs: set[If] = set()  # branches on a uniform condition (expand/divergence.py)
+        self.branches: list[UniformBranch] = []
 
     def mask_sym(self, base: str, coord) -> Symbol:
         sym = Symbol(self.names.fresh(base), MASK, "local", coord)
@@ -159,6 +169,10 @@ class _Converter:
                 edge[(b, b.term[1])] = m
             elif kind == "branch":
                 _, cond, t, e, ifst = b.term
+                if ifst in self.uniform_ifs:  # stays a branch: both sides run under this block's mask
+                    edge[(b, t)] = edge[(b, e)] = m
+                    self.branches.append(UniformBranch(b, cond, t, e, m, ifst))
+                    continue
                 base = cond_name(cond)
                 if not t.stmts and t.term[0] == "jump" and t.term[1].pseudo == "break":
                     line = ifst.coord.line if ifst.coord else b.id
@@ -293,7 +307,7 @@ def decide_blends(lin: Linear) -> None:
     for t in flatten(lin.stmts):
         for v in _mentions(t):
             count[v] = count.get(v, 0) + 1
-    _decide_region(lin.stmts, lin.cfg, lin.block_of, final_reads, None, count)
+    _decide_region(lin.stmts, lin.cfg, lin.block_of, final_reads, None, count, getattr(lin, "uniform_branches", []))
 
 
 def _mentions(t: Stmt) -> list[Symbol]:
@@ -319,8 +333,10 @@ def _reads_one(t: Stmt) -> set[Symbol]:
 
 
 def _decide_region(stmts: list[Stmt], cfg: CFG | None, block_of: dict, final_reads: set[Symbol],
-                   allowed: set[Symbol] | None, count: dict[Symbol, int]) -> None:
-    """The blend rule on one statement list; ``allowed`` None = every variable (function body)."""
+                   allowed: set[Symbol] | None, count: dict[Symbol, int],
+                   branches: list[UniformBranch] | None = None) -> None:
+    """The blend rule on one statement list; ``allowed`` None = every variable (function body).
+    ``branches``: the uniform branches; an unmasked assignment on one of their sides may not run."""
     for s in stmts:
         if isinstance(s, MaskedLoop):
             sub = getattr(s, "cfg", None)
@@ -342,7 +358,7 @@ def _decide_region(stmts: list[Stmt], cfg: CFG | None, block_of: dict, final_rea
                 if isinstance(t, Assign) and t.mask is not None and isinstance(t.target, Var):
                     t.blend = True
             if sub is not None:
-                _decide_region(s.body, sub, block_of, set(), local, count)
+                _decide_region(s.body, sub, block_of, set(), local, count, branches)
     reads = [_reads(s) for s in stmts]
     defs = [_defs(s) for s in stmts]
     for i, s in enumerate(stmts):
@@ -362,7 +378,8 @@ def _decide_region(stmts: list[Stmt], cfg: CFG | None, block_of: dict, final_rea
             if x in reads[j] and not cfg.dominates(b, block_of[t]):
                 need = True
                 break
-            if isinstance(t, Assign) and _target_var(t.target) is x and t.mask is None:
+            if isinstance(t, Assign) and _target_var(t.target) is x and t.mask is None \
+                    and runs_with(block_of.get(t), b, branches or []):
                 break
         else:
             if x in final_reads and not cfg.dominates(b, cfg.exit):

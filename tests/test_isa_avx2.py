@@ -122,7 +122,7 @@ def test_each_argument_used_once(lanes: int) -> None:
 def test_attributes() -> None:
     isa = Avx2()
     assert (isa.name, isa.lanes, isa.cflags, isa.headers, isa.cc, isa.run_prefix) == \
-        ("avx2", 8, ["-mavx2"], ["<immintrin.h>"], ["gcc"], [])
+        ("avx2", 8, ["-mavx2", "-mfma"], ["<immintrin.h>"], ["gcc"], [])
     assert isa.vtype("f32") == "__m256" and isa.vtype("i32") == "__m256i" and isa.vtype("u8") == "__m256i"
     assert isa.vtype("f64") == "_Exp_f64x8" and isa.vtype("u64") == isa.vtype("i64") == "_Exp_i64x8"
     assert isa.mtype("f32") == "__m256" and isa.mtype("u8") == "_Exp_u8x8" and isa.mtype("f64") == "_Exp_f64x8"

@@ -1,0 +1,476 @@
+"""Calling expanded code from ordinary C: vector function ABI names, ``declare simd`` headers and
+array wrappers (``--abi``, ``--header``, ``--wrapper array``).
+
+The expanded function (the *core*, ``_Exp_f``) takes EXPAND's gang types. ``--abi`` adds entry
+points named and typed by the vector function ABI GCC 12 uses (x86: ``_ZGV<b|d|e><N|M><simdlen>
+<params>_<name>``; AArch64 AdvSIMD: ``_ZGVn...``), so that a scalar loop compiled with
+``-fopenmp-simd`` against a ``#pragma omp declare simd`` declaration (``header``) calls them.
+Measured with GCC 12.2 (tests/test_abi.py checks it):
+
+* simdlen: the characteristic data type (CDT) is the return type, else the first varying
+  parameter's, else ``int``; GCC calls the variant of simdlen = vector bits / CDT bits (x86: 128
+  for ``b``, 256 for ``d``, 512 for ``e``, 256 for floats and 128 for integers for AVX's ``c``;
+  AArch64: 64 and 128) and never a longer one (a loop's vectorization factor is at most that:
+  ``simdlen(4)`` on a double function is never called from an SSE loop). So a double function gets
+  the half-gang variants ``_ZGVbN2v_``, ``_ZGVdN4v_``, ``_ZGVeN8v_``, ``_ZGVnN2v_``, which run the
+  core with the upper lanes off; x86 also gets the full-gang ``simdlen(lanes)`` variant for direct
+  calls. With ``-mavx2`` GCC calls ``d`` for the loop and ``b`` for its tail, and ``c`` where its
+  vectorization factor is 4 (an ``int`` CDT: ``_ZGVcN4...``), so the AVX2 output also defines the
+  ``c`` variants (AVX2 code: only for callers compiled with ``-mavx2``; the header stops a
+  ``-mavx`` compile with ``#error``); with ``-mavx512f``, ``e``, ``d`` and ``c``.
+* arguments: each varying parameter in place, as ``max(1, simdlen * bits / V)`` vectors of
+  ``min(V / bits, simdlen)`` lanes (V as above; a ``float`` argument of an ``e`` variant of
+  simdlen 8 is one 256-bit vector); uniform (``u``) and linear (``l``, step 1: lane l gets
+  ``value + l``) parameters as scalars; a result wider than one vector is returned in memory (an
+  array of vectors; a struct of them is passed the same way).
+* masks (``M`` variants, after the other arguments): on SSE, AVX2 and AdvSIMD one vector of the
+  CDT per CDT register, a lane on iff its bits are nonzero; on AVX-512 one ``unsigned int`` per
+  CDT register, bit i = lane i. GCC 12 never calls ``M`` variants from a loop (it does not
+  vectorize calls under a condition); they are for direct calls.
+* GCC calls a variant from a plain loop only when the declaration is ``const`` or ``pure``; a
+  function with side effects (per-lane calls, stores) is declared neither, and its loop needs
+  ``#pragma omp simd`` (GCC then calls the variant without the attribute).
+
+Masked variants and gangs shorter than the core's run the *masked core* (``_Exp_f_masked``, the
+function if-converted under an entry mask taken from its first argument): inactive lanes make no
+call, no store and no memory access; a core with no lane on returns at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from emit.isa import is_float, kind_bits, lane_kind, scalar_ctype
+
+from . import types as T
+from .diagnostics import error
+from .ir import Assign, Call, Function, Index, Member, Unary, Var, stmt_exprs, walk_stmts
+
+#: libm operations that may set errno (expand/mathcalls.py maps them to vector code): not const.
+ERRNO_MATH = ("sqrt", "fma")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One ABI entry point: ``simdlen`` lanes in vectors of at most ``float_bits``/``int_bits`` bits."""
+
+    name: str
+    letter: str
+    simdlen: int
+    float_bits: int
+    int_bits: int
+    masked: bool
+
+    def vector_bits(self, k: str) -> int:
+        """The widest vector holding lanes of kind ``k``."""
+        return self.float_bits if is_float(k) else self.int_bits
+
+
+# ------------------------------------------------------------------ analysis
+
+
+def effects(fn: Function) -> tuple[str, str]:
+    """``("const" | "pure" | "", reason)``: what the declaration may promise about ``fn``.
+
+    ``const``: reads nothing but its arguments and constant globals; ``pure``: also reads memory
+    through pointers or non-constant globals; ``""``: calls a function (errno, I/O, ...) or stores
+    to memory, so it is neither."""
+    reads = ""
+    for s in walk_stmts(fn.body):
+        if isinstance(s, Assign):
+            t = s.target
+            while isinstance(t, (Index, Member)) and not isinstance(t.base.type, T.Pointer) and \
+                    not (isinstance(t, Member) and t.arrow):
+                t = t.base
+            if not (isinstance(t, Var) and t.sym.kind in ("local", "param")):
+                return "", "it stores to memory"
+        for e in stmt_exprs(s):
+            for n in e.walk():
+                if isinstance(n, Call):
+                    return "", f"it calls {n.func}"
+                if type(n).__name__ == "MathOp" and getattr(n, "op", "") in ERRNO_MATH:
+                    return "", f"it calls {getattr(n, 'func', '') or n.op} (errno)"
+                if isinstance(n, Unary) and n.op == "*" or isinstance(n, Member) and n.arrow or \
+                        isinstance(n, Index) and isinstance(n.base.type, T.Pointer):
+                    reads = "it reads memory through a pointer"
+                elif isinstance(n, Var) and n.sym.kind == "global" and not n.sym.const:
+                    reads = f"it reads the global '{n.sym.name}'"
+    return ("pure", reads) if reads else ("const", "it reads only its arguments and constants")
+
+
+def _varying(p) -> bool:
+    return p.shape not in ("uniform", "linear")
+
+
+def _kind(t: T.CType) -> str:
+    return lane_kind(t.target if isinstance(t, T.Pointer) else t)
+
+
+def characteristic_kind(e) -> str:
+    """Lane kind of the characteristic data type (return type, else first varying parameter, else int)."""
+    if not isinstance(e.ret, T.Void):
+        return lane_kind(e.ret)
+    for p in e.params:
+        if _varying(p):
+            return _kind(p.type)
+    return "i32"
+
+
+def check(e, isa) -> None:
+    """Diagnose what the vector function ABI cannot express for expanded function ``e``."""
+    coord = getattr(e, "coord", None)
+    for p in e.params:
+        if not _varying(p):
+            continue
+        if isinstance(p.type, T.Pointer):
+            raise error(p.coord or coord, f"parameter '{p.name}' of '{e.scalar_name}' points to a gang (EXPAND's "
+                        "convention); the vector function ABI passes a vector of pointers instead",
+                        "declare it uniform(...) (one array for all lanes), or use --wrapper array without --abi")
+    kinds = [("the result", lane_kind(e.ret))] if not isinstance(e.ret, T.Void) else []
+    kinds += [(f"parameter '{p.name}'", _kind(p.type)) for p in e.params if _varying(p)]
+    cdt = characteristic_kind(e)
+    for what, k in kinds:
+        if kind_bits(k) < 32:
+            raise error(coord, f"{what} of '{e.scalar_name}' is {kind_bits(k)}-bit: the vector function ABI "
+                        "packs such lanes, expand holds them in 32-bit lanes",
+                        "use int/unsigned/float/double (or 64-bit) types, or --wrapper array without --abi")
+        if not isa.abi_mixed_sizes and kind_bits(k) != kind_bits(cdt):
+            raise error(coord, f"'{e.scalar_name}' mixes {kind_bits(k)}- and {kind_bits(cdt)}-bit lanes: GCC 12 "
+                        f"makes no {isa.name} variants of such functions ('mixed size types')")
+
+
+def variants(e, isa) -> list[Variant]:
+    """The ABI entry points made for ``e``: per family of the ISA, GCC's simdlen for its CDT and,
+    where the family allows it (x86's own letter), the full gang."""
+    cdt = characteristic_kind(e)
+    codes = "".join("u" if p.shape == "uniform" else "l" if p.shape == "linear" else "v" for p in e.params)
+    out: list[Variant] = []
+    seen: set[tuple[str, int]] = set()
+    for letter, fbits, ibits, full in isa.abi_families:
+        natural = (fbits if is_float(cdt) else ibits) // kind_bits(cdt)
+        for s in (natural, isa.lanes) if full else (natural,):
+            if s < 1 or s > isa.lanes or isa.lanes % s or (letter, s) in seen:
+                continue
+            seen.add((letter, s))
+            for masked in (False, True):
+                out.append(Variant(f"_ZGV{letter}{'M' if masked else 'N'}{s}{codes}_{e.scalar_name}",
+                                   letter, s, fbits, ibits, masked))
+    return out
+
+
+def register_variant(isa, k: str, nargs: int, name: str) -> tuple[str, int] | None:
+    """(name, simdlen) of the unmasked variant of ``name`` (``nargs`` varying arguments of kind ``k``)
+    that takes one register of this ISA's own family per argument, as libraries with vector function
+    ABI names export them (glibc's libmvec: ``_ZGVdN8v_logf``, ``_ZGVbN2vv_pow``); None without an ABI."""
+    if not isa.abi_families:
+        return None
+    letter, fbits, ibits, _ = isa.abi_families[0]
+    simdlen = (fbits if is_float(k) else ibits) // kind_bits(k)
+    return f"_ZGV{letter}N{simdlen}{'v' * nargs}_{name}", simdlen
+
+
+# ------------------------------------------------------------------ C types of the ABI
+
+
+class _Types:
+    """The C types of one output's ABI signatures, with the typedefs they need."""
+
+    def __init__(self, isa) -> None:
+        self.isa = isa
+        self.typedefs: dict[str, str] = {}
+
+    def split(self, k: str, v: Variant) -> tuple[int, int]:
+        """(vectors, lanes per vector) of a gang of kind ``k`` in variant ``v``."""
+        rl = min(v.vector_bits(k) // kind_bits(k), v.simdlen)
+        return v.simdlen // rl, rl
+
+    def reg(self, k: str, lanes: int) -> str:
+        """The C type of one vector of ``lanes`` lanes of kind ``k``."""
+        if lanes * kind_bits(k) == self.isa.reg_bits:
+            return self.isa.regtype(k)
+        name = f"_Exp_abi_{k}x{lanes}"
+        size = lanes * kind_bits(k) // 8
+        self._typedef(name, f"typedef {scalar_ctype(k)} {name} __attribute__((vector_size({size})));")
+        return name
+
+    def value(self, k: str, v: Variant) -> str:
+        """The C type of a whole result of kind ``k``: a vector, or a struct of vectors (returned in memory)."""
+        n, rl = self.split(k, v)
+        if n == 1:
+            return self.reg(k, rl)
+        name = f"_Exp_abi_{v.letter}_{k}x{v.simdlen}"
+        self._typedef(name, f"typedef struct {{ {self.reg(k, rl)} v[{n}]; }} {name};")
+        return name
+
+    def _typedef(self, name: str, text: str) -> None:
+        guard = f"{name.upper()}_DEFINED"
+        self.typedefs.setdefault(name, f"#ifndef {guard}\n#define {guard}\n{text}\n#endif")
+
+
+def _declare(t: T.CType, name: str) -> str:
+    if isinstance(t, T.Pointer):
+        return f"{'const ' if t.const else ''}{t.target} *{name}"
+    return f"{t} {name}"
+
+
+def _fresh(base: str, taken: set[str]) -> str:
+    name = base
+    while name in taken:
+        name += "_"
+    taken.add(name)
+    return name
+
+
+def _signature(e, v: Variant, ty: _Types) -> tuple[str, list[str], list[str]]:
+    """(prototype, names of each varying parameter's vectors in order, mask argument names)."""
+    cdt = characteristic_kind(e)
+    taken = {p.name for p in e.params}
+    params: list[str] = []
+    regs: list[str] = []
+    for p in e.params:
+        if not _varying(p):
+            params.append(_declare(p.type, p.name))
+            continue
+        k = _kind(p.type)
+        n, rl = ty.split(k, v)
+        for j in range(n):
+            name = p.name if n == 1 else _fresh(f"{p.name}_{j}", taken)
+            params.append(f"{ty.reg(k, rl)} {name}")
+            regs.append(name)
+    masks: list[str] = []
+    if v.masked:
+        n, rl = ty.split(cdt, v)
+        mt = "unsigned int" if ty.isa.abi_mask == "bits" else ty.reg(cdt, rl)
+        for j in range(n):
+            masks.append(_fresh("mask" if n == 1 else f"mask_{j}", taken))
+            params.append(f"{mt} {masks[-1]}")
+    ret = "void" if isinstance(e.ret, T.Void) else ty.value(lane_kind(e.ret), v)
+    return f"{ret} {v.name}({', '.join(params) or 'void'})", regs, masks
+
+
+# ------------------------------------------------------------------ definitions
+
+
+def _namer(taken: set[str]) -> Callable[[str], str]:
+    """A new local name at each call, unlike every parameter and earlier local: ``on``, ``on_``, ..."""
+    return lambda base: _fresh(base, taken)
+
+
+def _variant_body(e, v: Variant, ty: _Types, regs: list[str], masks: list[str]) -> list[str]:
+    isa, lanes = ty.isa, ty.isa.lanes
+    cdt = characteristic_kind(e)
+    void = isinstance(e.ret, T.Void)
+    native = all(ty.split(k, v)[0] == 1 and v.simdlen * kind_bits(k) == isa.reg_bits and isa.nregs(k) == 1
+                 for k in [_kind(p.type) for p in e.params if _varying(p)] + ([] if void else [lane_kind(e.ret)]))
+    if not v.masked and v.simdlen == lanes and native:
+        call = f"{e.vector_name}({', '.join(p.name for p in e.params)})"
+        return [f"    {call};" if void else f"    return {call};"]
+    # Through lane arrays: lanes 0..simdlen-1 of a gang of the core's size.
+    name = _namer({p.name for p in e.params} | set(regs) | set(masks))
+    lv = name("l")
+    pad_copies = not v.masked and v.simdlen < lanes and e.effects[0] in ("const", "pure")
+    body: list[str] = []
+    args: list[str] = []
+    it = iter(regs)
+    for p in e.params:
+        if not _varying(p):
+            args.append(p.name)
+            continue
+        k = _kind(p.type)
+        n, rl = ty.split(k, v)
+        arr = name(f"{p.name}_lanes")
+        body.append(f"    {scalar_ctype(k)} {arr}[{lanes}] = {{0}};")
+        for j in range(n):
+            r = next(it)
+            body.append(f"    __builtin_memcpy({arr}{f' + {j * rl}' if j else ''}, &{r}, sizeof {r});")
+        if pad_copies:  # lanes past simdlen repeat the real ones: no new values, no new faults
+            body.append(f"    for (int {lv} = {v.simdlen}; {lv} < {lanes}; {lv}++)")
+            body.append(f"        {arr}[{lv}] = {arr}[{lv} - {v.simdlen}];")
+        args.append(isa.loadu(k, arr))
+    core = e.vector_name
+    if v.masked or (v.simdlen < lanes and not pad_copies):
+        core, on = e.masked_name, name("on")
+        body.append(f"    int32_t {on}[{lanes}] = {{0}};")
+        if v.masked and isa.abi_mask == "bits":
+            n, rl = ty.split(cdt, v)
+            bits = name("bits")
+            body.append(f"    const unsigned int {bits}[{n}] = {{{', '.join(masks)}}};")
+            body.append(f"    for (int {lv} = 0; {lv} < {v.simdlen}; {lv}++)")
+            body.append(f"        {on}[{lv}] = {bits}[{lv} / {rl}] >> ({lv} % {rl}) & 1 ? -1 : 0;")
+        elif v.masked:
+            n, rl = ty.split(cdt, v)
+            ut, mk = scalar_ctype(f"u{kind_bits(cdt)}"), name("lanes_on")
+            body.append(f"    {ut} {mk}[{v.simdlen}];")
+            for j, m in enumerate(masks):
+                body.append(f"    __builtin_memcpy({mk}{f' + {j * rl}' if j else ''}, &{m}, sizeof {m});")
+            body.append(f"    for (int {lv} = 0; {lv} < {v.simdlen}; {lv}++)")
+            body.append(f"        {on}[{lv}] = {mk}[{lv}] != 0 ? -1 : 0;")
+        else:
+            body.append(f"    for (int {lv} = 0; {lv} < {v.simdlen}; {lv}++)")
+            body.append(f"        {on}[{lv}] = -1;")
+        args.insert(0, isa.int_to_mask("i32", isa.loadu("i32", on)))
+    call = f"{core}({', '.join(args)})"
+    if void:
+        return body + [f"    {call};"]
+    k = lane_kind(e.ret)
+    r, r_lanes, ret = name("r"), name("ret_lanes"), name("ret")
+    body.append(f"    {isa.vtype(k)} {r} = {call};")
+    body.append(f"    {scalar_ctype(k)} {r_lanes}[{lanes}];")
+    body.append(f"    {isa.storeu(k, r_lanes, r)};")
+    body.append(f"    {ty.value(k, v)} {ret};")
+    body.append(f"    __builtin_memcpy(&{ret}, {r_lanes}, sizeof {ret});")
+    body.append(f"    return {ret};")
+    return body
+
+
+def _wrapper(e, isa) -> tuple[str, str]:
+    """(prototype, definition) of ``NAME_array``: the function over arrays of any length."""
+    lanes = isa.lanes
+    taken = {p.name for p in e.params}
+    void = isinstance(e.ret, T.Void)
+    out = "" if void else _fresh("result", taken)
+    count = _fresh("n", taken)
+    name = _namer(taken)
+    i, rem, on, lv, r_lanes = name("i"), name("rem"), name("on"), name("l"), name("ret_lanes")
+    local = {p.name: name(f"{p.name}_{'gang' if isinstance(p.type, T.Pointer) else 'lanes'}")
+             for p in e.params if _varying(p)}
+    params = [] if void else [f"{e.ret} *{out}"]
+    for p in e.params:
+        if not _varying(p) or isinstance(p.type, T.Pointer):
+            params.append(_declare(p.type, p.name))
+        else:
+            params.append(f"const {p.type} *{p.name}")
+    params.append(f"size_t {count}")
+    proto = f"void {e.scalar_name}_array({', '.join(params)})"
+
+    def call(tail: bool) -> list[str]:
+        lines: list[str] = []
+        after: list[str] = []
+        args: list[str] = []
+        size = rem if tail else str(lanes)
+        for p in e.params:
+            if p.shape == "uniform":
+                args.append(p.name)
+            elif p.shape == "linear":
+                args.append(f"({p.type})({p.name} + ({p.type}){i})")
+            elif isinstance(p.type, T.Pointer):  # a gang in memory: an aligned local copy, written back
+                k = _kind(p.type)
+                buf = local[p.name]
+                lines.append(f"{isa.mtype(k)} {buf};")
+                if tail:
+                    lines.append(f"__builtin_memset(&{buf}, 0, sizeof {buf});")
+                lines.append(f"__builtin_memcpy(&{buf}, {p.name} + {i}, {size} * sizeof *{p.name});")
+                args.append(f"&{buf}")
+                if not p.type.const:
+                    after.append(f"__builtin_memcpy({p.name} + {i}, &{buf}, {size} * sizeof *{p.name});")
+            else:
+                k = _kind(p.type)
+                if tail:
+                    arr = local[p.name]
+                    lines.append(f"{scalar_ctype(k)} {arr}[{lanes}] = {{0}};")
+                    lines.append(f"__builtin_memcpy({arr}, {p.name} + {i}, {rem} * sizeof *{p.name});")
+                    args.append(isa.loadu(k, arr))
+                else:
+                    args.append(isa.loadu(k, f"{p.name} + {i}"))
+        core = e.vector_name
+        if tail:
+            core = e.masked_name
+            lines.append(f"int32_t {on}[{lanes}] = {{0}};")
+            lines.append(f"for (size_t {lv} = 0; {lv} < {rem}; {lv}++)")
+            lines.append(f"    {on}[{lv}] = -1;")
+            args.insert(0, isa.int_to_mask("i32", isa.loadu("i32", on)))
+        text = f"{core}({', '.join(args)})"
+        if void:
+            lines.append(f"{text};")
+        else:
+            k = lane_kind(e.ret)
+            if tail:
+                lines.append(f"{scalar_ctype(k)} {r_lanes}[{lanes}];")
+                lines.append(f"{isa.storeu(k, r_lanes, text)};")
+                lines.append(f"__builtin_memcpy({out} + {i}, {r_lanes}, {rem} * sizeof *{out});")
+            else:
+                lines.append(f"{isa.storeu(k, f'{out} + {i}', text)};")
+        return lines + after
+
+    body = [f"    size_t {i} = 0;", f"    for (; {count} - {i} >= {lanes}; {i} += {lanes}) {{"]
+    body += [f"        {x}" for x in call(False)]
+    body += ["    }", f"    if ({i} < {count}) {{", f"        size_t {rem} = {count} - {i};"]
+    body += [f"        {x}" for x in call(True)]
+    body += ["    }"]
+    return proto, "\n".join([proto, "{", *body, "}"]) + "\n"
+
+
+def definitions(functions: list, isa, *, abi: bool, wrapper: str | None) -> str:
+    """C definitions of the ABI variants (``abi``) and array wrappers (``wrapper == "array"``) of
+    ``functions`` (driver.Expanded with their masked cores), for the output file."""
+    ty = _Types(isa)
+    defs: list[str] = []
+    for e in functions:
+        if abi:
+            check(e, isa)
+            for v in variants(e, isa):
+                proto, regs, masks = _signature(e, v, ty)
+                defs.append("\n".join([proto, "{", *_variant_body(e, v, ty, regs, masks), "}"]) + "\n")
+        if wrapper == "array":
+            defs.append(_wrapper(e, isa)[1])
+    head = "\n".join(ty.typedefs.values())
+    return (head + "\n\n" if head else "") + "\n".join(defs)
+
+
+def variant_prototypes(functions: list, isa) -> list[str]:
+    """The typedefs and prototypes of every ABI variant of ``functions`` on ``isa`` (for a header that
+    gathers several ISAs' variants, as mathlib's vector libm does)."""
+    ty = _Types(isa)
+    protos: list[str] = []
+    for e in functions:
+        check(e, isa)
+        protos += [_signature(e, v, ty)[0] + ";" for v in variants(e, isa)]
+    return [*ty.typedefs.values(), *protos]
+
+
+# ------------------------------------------------------------------ header
+
+
+def header(functions: list, isa, *, abi: bool, wrapper: str | None, guard: str, origin: str = "") -> str:
+    """A header for callers: the ``declare simd`` declarations (const/pure where that holds), the
+    variants' prototypes (under the ISA's preprocessor condition) and the wrappers' prototypes."""
+    ty = _Types(isa)
+    lines = [f"/* {origin or 'Generated by expand'}: declarations for callers ({isa.name}, {isa.lanes} lanes). */",
+             f"#ifndef {guard}", f"#define {guard}", "", "#include <stddef.h>", "#include <stdint.h>", ""]
+    protos: list[str] = []
+    if abi and isa.abi_letter in ("b", "d", "e"):
+        lines += ["#if defined(__x86_64__) && defined(__AVX__) && !defined(__AVX2__) && !defined(EXPAND_ALLOW_AVX1)",
+                  "#error \"with -mavx GCC calls the AVX ('c', _ZGVc...) variants, which expand makes in the avx2 "
+                  "output as AVX2 code: compile with -mavx2, or define EXPAND_ALLOW_AVX1 if AVX2 is certain\"",
+                  "#endif", ""]
+    if abi:  # a translation unit compiled without -fopenmp-simd ignores the declare simd lines quietly
+        lines += ["#pragma GCC diagnostic push", '#pragma GCC diagnostic ignored "-Wunknown-pragmas"', ""]
+    for e in functions:
+        if not abi:
+            break
+        check(e, isa)
+        what, why = e.effects
+        shapes = [f"{s}({', '.join(p.name for p in e.params if p.shape == s)})"
+                  for s in ("uniform", "linear") if any(p.shape == s for p in e.params)]
+        names = ", ".join(v.name for v in variants(e, isa))
+        lines.append(f"/* {e.scalar_name}: {isa.name} variants {names}. */")
+        if what:
+            lines.append(f"/* Declared {what}: {why}. */")
+        else:
+            lines.append(f"/* Neither const nor pure ({why}): GCC 12 vectorizes a loop calling it only under "
+                         "#pragma omp simd. */")
+        lines.append(" ".join(["#pragma omp declare simd", *shapes]))
+        params = ", ".join(_declare(p.type, p.name) for p in e.params) or "void"
+        attr = f"__attribute__(({what})) " if what else ""
+        lines += [f"{attr}{e.ret} {e.scalar_name}({params});", ""]
+        protos += [_signature(e, v, ty)[0] + ";" for v in variants(e, isa)]
+    if abi:
+        lines += ["#pragma GCC diagnostic pop", ""]
+    if protos:
+        lines += [f"#if {isa.abi_macro}", *[f"#include {h}" for h in isa.headers], *ty.typedefs.values(),
+                  *protos, "#endif", ""]
+    if wrapper == "array":
+        lines += [_wrapper(e, isa)[0] + ";" for e in functions] + [""]
+    lines.append(f"#endif /* {guard} */")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,12 @@
+struct s {
+    struct {
+        int a;
+    };
+};
+
+int f(int x)
+{
+    struct s v;
+    v.a = x;
+    return v.a;
+}

@@ -1,0 +1,6 @@
+__asm__(".globl foo");
+
+int f(int x)
+{
+    return x;
+}

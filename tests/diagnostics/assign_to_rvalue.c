@@ -1,0 +1,5 @@
+int f(int x)
+{
+    x + 1 = 2;
+    return x;
+}

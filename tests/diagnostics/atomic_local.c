@@ -1,0 +1,5 @@
+int f(int x)
+{
+    _Atomic int y = x;
+    return y;
+}

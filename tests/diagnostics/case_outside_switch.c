@@ -1,0 +1,5 @@
+int f(int x)
+{
+case 1:
+    return x;
+}

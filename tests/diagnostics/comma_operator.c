@@ -1,0 +1,6 @@
+int f(int x)
+{
+    int y;
+    y = (x, 2);
+    return y;
+}

@@ -1,0 +1,4 @@
+double _Complex f(double _Complex z)
+{
+    return z * z;
+}

@@ -1,0 +1,8 @@
+struct s {
+    int a;
+};
+
+int f(int x)
+{
+    return (struct s){x}.a;
+}

@@ -1,0 +1,6 @@
+int f(int x)
+{
+    if (x)
+        continue;
+    return x;
+}

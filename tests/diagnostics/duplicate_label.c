@@ -1,0 +1,7 @@
+int f(int x)
+{
+a:
+    x++;
+a:
+    return x;
+}

@@ -1,0 +1,5 @@
+#error "this file is not ready"
+int f(int x)
+{
+    return x;
+}

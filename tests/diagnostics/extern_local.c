@@ -1,0 +1,5 @@
+int f(int x)
+{
+    extern int e;
+    return x + e;
+}

@@ -1,0 +1,4 @@
+_Float16 f(_Float16 x)
+{
+    return x + 1;
+}

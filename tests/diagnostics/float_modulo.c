@@ -1,0 +1,4 @@
+float f(float x)
+{
+    return x % 2;
+}

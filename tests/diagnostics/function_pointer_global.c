@@ -1,0 +1,6 @@
+extern int (*hook)(int);
+
+int f(int x)
+{
+    return hook(x);
+}

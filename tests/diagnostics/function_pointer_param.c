@@ -1,0 +1,4 @@
+int f(int (*g)(int), int x)
+{
+    return g(x);
+}

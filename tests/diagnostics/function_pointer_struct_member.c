@@ -1,0 +1,10 @@
+struct ops {
+    int (*op)(int);
+};
+
+extern struct ops table;
+
+int f(int x)
+{
+    return table.op(x);
+}

@@ -1,0 +1,6 @@
+extern float *gp;
+
+void f(float x)
+{
+    *gp = x;
+}

@@ -1,0 +1,7 @@
+int g;
+
+int f(int x)
+{
+    g = x;
+    return x;
+}

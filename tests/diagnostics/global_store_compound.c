@@ -1,0 +1,7 @@
+int total;
+
+int f(int x)
+{
+    total += x;
+    return x;
+}

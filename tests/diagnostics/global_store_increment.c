@@ -1,0 +1,7 @@
+int count;
+
+int f(int x)
+{
+    count++;
+    return x;
+}

@@ -1,0 +1,7 @@
+int f(int x)
+{
+    void *p = &&out;
+    goto *p;
+out:
+    return x;
+}

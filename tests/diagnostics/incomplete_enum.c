@@ -1,0 +1,6 @@
+enum e;
+
+int f(enum e *p)
+{
+    return 0;
+}

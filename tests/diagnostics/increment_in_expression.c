@@ -1,0 +1,5 @@
+int f(int x)
+{
+    int y = x++ * 2;
+    return x + y;
+}

@@ -1,0 +1,5 @@
+float f(float x)
+{
+    __asm__("nop");
+    return x;
+}

@@ -1,0 +1,4 @@
+__int128 f(__int128 x)
+{
+    return x + 1;
+}

@@ -1,0 +1,5 @@
+int f(long x)
+{
+    int *p = (int *) x;
+    return *p;
+}

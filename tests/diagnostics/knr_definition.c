@@ -1,0 +1,5 @@
+int f(x)
+    int x;
+{
+    return x;
+}

@@ -1,0 +1,4 @@
+long double f(long double x)
+{
+    return x;
+}

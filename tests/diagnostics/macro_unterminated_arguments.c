@@ -1,0 +1,6 @@
+#define A(x) x
+
+int f(int x)
+{
+    return A(x;
+}

@@ -1,0 +1,6 @@
+#include "no_such_header.h"
+
+int f(int x)
+{
+    return x;
+}

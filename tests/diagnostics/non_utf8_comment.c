@@ -1,0 +1,5 @@
+/* café */
+int f(int x)
+{
+    return x;
+}

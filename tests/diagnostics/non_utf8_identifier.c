@@ -1,0 +1,5 @@
+int f(int x)
+{
+    int café = x;
+    return café;
+}

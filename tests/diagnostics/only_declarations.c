@@ -1,0 +1,2 @@
+int f(int x);
+float g(float y);

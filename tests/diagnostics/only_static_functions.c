@@ -1,0 +1,4 @@
+static int f(int x)
+{
+    return x + 1;
+}

@@ -1,0 +1,4 @@
+float f(float *p, int i)
+{
+    return *(p + i);
+}

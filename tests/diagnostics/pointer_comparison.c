@@ -1,0 +1,4 @@
+int f(float *p, float *q)
+{
+    return p < q;
+}

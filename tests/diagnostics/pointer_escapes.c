@@ -1,0 +1,7 @@
+void sink(int *p);
+
+int f(int x)
+{
+    sink(&x);
+    return x;
+}

@@ -1,0 +1,5 @@
+float f(float *p)
+{
+    p++;
+    return *p;
+}

@@ -1,0 +1,4 @@
+float *f(float *p)
+{
+    return p;
+}

@@ -1,0 +1,9 @@
+int f(int x)
+{
+    return x;
+}
+
+int f(int x)
+{
+    return x + 1;
+}

@@ -1,0 +1,5 @@
+#pragma omp declare simd linear(x)
+float f(float x)
+{
+    return x;
+}

@@ -1,0 +1,5 @@
+#pragma omp declare simd uniform(q)
+int f(int x)
+{
+    return x;
+}

@@ -1,0 +1,8 @@
+struct s {
+    int a;
+};
+
+int f(struct s v)
+{
+    return v.a;
+}

@@ -1,0 +1,10 @@
+struct s {
+    int a;
+};
+
+extern struct s g;
+
+struct s f(int x)
+{
+    return g;
+}

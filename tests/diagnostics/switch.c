@@ -1,0 +1,8 @@
+int f(int x)
+{
+    switch (x) {
+    case 1:
+        return 2;
+    }
+    return 0;
+}

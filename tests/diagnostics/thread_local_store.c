@@ -1,0 +1,7 @@
+_Thread_local int tls;
+
+int f(int x)
+{
+    tls = x;
+    return x;
+}

@@ -1,0 +1,4 @@
+int f(int x)
+{
+    if (x) {
+        return 1;

@@ -1,0 +1,5 @@
+int f(int x)
+{
+    return x;
+}
+}

@@ -1,0 +1,4 @@
+foo_t f(foo_t x)
+{
+    return x;
+}

@@ -1,0 +1,5 @@
+int f(int x)
+{
+    /* this comment never ends
+    return x;
+}

@@ -1,0 +1,5 @@
+#if 1
+int f(int x)
+{
+    return x;
+}

@@ -1,0 +1,6 @@
+int f(int n)
+{
+    int a[n];
+    a[0] = n;
+    return a[0];
+}

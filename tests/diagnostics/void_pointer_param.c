@@ -1,0 +1,4 @@
+int f(void *p)
+{
+    return *(int *) p;
+}

@@ -1,0 +1,6 @@
+void g(void);
+
+int f(int x)
+{
+    return g();
+}

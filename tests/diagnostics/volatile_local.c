@@ -1,0 +1,5 @@
+int f(int x)
+{
+    volatile int y = x;
+    return y;
+}

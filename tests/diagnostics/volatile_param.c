@@ -1,0 +1,4 @@
+int f(volatile int x)
+{
+    return x + 1;
+}
