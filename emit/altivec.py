@@ -97,6 +97,7 @@ class Altivec(RegIsa):
     RUN_PREFIX = ("qemu-ppc64le", "-L", "/usr/powerpc64le-linux-gnu")
     reg_bits = 128
     arch, sleef_suffix = "ppc64le", "vsx"
+    abi_macro = "defined(__ALTIVEC__) && defined(__VSX__)"  # no vector function ABI: for mathlib's header
 
     def __init__(self, lanes: int | None = None) -> None:
         super().__init__(lanes)

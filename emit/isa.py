@@ -28,10 +28,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from expand.ir import MATH_OPS
 from expand.types import CType, Float, Int
+
+if TYPE_CHECKING:
+    from expand.vecmath import VectorMath
 
 
 def lane_kind(t: CType) -> str:
@@ -114,6 +117,10 @@ def check_math(op: str, k: str, args: Sequence[str]) -> None:
         raise ValueError(f"{op} takes {MATH_OPS[op]} arguments, not {len(args)}")
 
 
+#: above the prototypes of the vector libm functions an output calls
+LIBM_NOTE = ("/* From expand's vector libm: build it with `python -m mathlib.libm --out DIR` and link\n"
+             "   DIR/lib/<arch>/libexpandm.a (--vector-math none keeps plain per-lane libm calls). */\n")
+
 class Isa:
     """A portable vector ISA: every gang is a struct of ``lanes`` scalars and every operation runs
     lane by lane in scalar C.
@@ -153,7 +160,8 @@ class Isa:
     abi_families: tuple[tuple[str, int, int, bool], ...] = ()
     abi_mixed_sizes: bool = True
     abi_mask: str = "vector"
-    #: The preprocessor condition under which a translation unit can declare this ISA's variants.
+    #: The preprocessor condition under which a translation unit can declare this ISA's variants (and
+    #: other functions taking its vector types, such as mathlib's entry points; "": any).
     abi_macro: str = ""
     #: Vector math libraries (expand/vecmath.py): the target architecture of this table's code
     #: (None: the host's, for tables compiled by the host's ``gcc``), whether glibc's libmvec has its
@@ -164,7 +172,7 @@ class Isa:
     sleef_suffix: str | None = None
     #: The vector math library of the output being printed (an ``expand.vecmath.VectorMath``, set by
     #: the driver; None: libm calls without an instruction run per lane).
-    vector_math = None
+    vector_math: VectorMath | None = None
 
     def __init__(self, lanes: int | None = None) -> None:
         self.lanes: int = self.default_lanes if lanes is None else lanes
@@ -475,6 +483,7 @@ class Isa:
         use_mask = mask is not None and masked is not None
         fn = masked if use_mask else name
         params = ([self.mask_type()] if use_mask else []) + [self.vtype(k) for k in arg_ks]
+        self.need("_exp_extern_note", LIBM_NOTE)
         self.need(f"_exp_extern_{fn}", f"extern {self.vtype(ret_k)} {fn}({', '.join(params)});\n")
         return f"{fn}({', '.join(([mask] if use_mask else []) + list(args))})"
 
@@ -697,6 +706,7 @@ class RegIsa(Isa):
         params = [self.regtype(k) for k in arg_ks]
         if use_mask:
             params.insert(0, type(self)().mask_type())
+        self.need("_exp_extern_note", LIBM_NOTE)
         self.need(f"_exp_extern_{fn}", f"extern {self.regtype(ret_k)} {fn}({', '.join(params)});\n")
         gangs = [self.gang_arg(k, a) for k, a in zip(arg_ks, args)]
         if use_mask:

@@ -61,13 +61,22 @@ def read_before_written(stmts: list[Stmt]) -> set[Symbol]:
 
     def visit(stmts: list[Stmt], guarded: bool) -> None:
         for s in stmts:
-            if isinstance(s, UniformIf):
+            if isinstance(s, UniformIf):  # written on one side only: maybe not at all
                 early.update(vars_read(s.cond) - seen)
                 seen.update(vars_read(s.cond))
-            if isinstance(s, (Guard, UniformIf)):  # written only on some paths
                 before = set(seen)
-                for part in (s.body, s.all_body or []) if isinstance(s, Guard) else (s.then, s.els):
-                    visit(part, True)
+                visit(s.then, True)
+                on_then = seen - before
+                seen.difference_update(on_then)
+                visit(s.els, True)
+                on_else = seen - before
+                seen.update(on_then)
+                early.update(on_then ^ on_else)
+                continue
+            if isinstance(s, Guard):
+                before = set(seen)
+                visit(s.body, True)
+                visit(s.all_body or [], True)
                 written = seen - before
                 early.update(written)
                 continue
@@ -468,6 +477,8 @@ class FunctionPrinter:
                 text = isa.select(k, m.name, text, target.sym.name)
             self.lines.append(f"{ind}{target.sym.name} = {text};")
             return
+        if self.vector_math_call(call, target, m, blend):
+            return
         # Not expandable: unpack, call once per active lane, pack.
         n = isa.lanes
         body: list[str] = []
@@ -508,6 +519,27 @@ class FunctionPrinter:
         self.lines.append(f"{ind}{{")
         self.lines.extend(f"{ind}    {b}" for b in body)
         self.lines.append(f"{ind}}}")
+
+    def vector_math_call(self, call: Call, target: Expr | None, m: Symbol | None, blend: bool) -> bool:
+        """A libm call with a varying argument as a call of the vector math library's version
+        (``isa.vector_math``, expand/vecmath.py), under the statement's mask when the library has a
+        masked entry point; False (nothing printed) when no library has it for this gang."""
+        vm = self.isa.vector_math
+        if vm is None or not isinstance(target, Var) or T.strip_spelling(target.type) != T.strip_spelling(call.type) \
+                or not self.sh.is_varying_sym(target.sym) or not any(self.sh.varying(a) for a in call.args):
+            return False
+        try:
+            kinds = [self.k(a.type) for a in call.args]
+            rk = self.k(call.type)
+        except ExpandError:
+            return False
+        text = vm.call(self.isa, call.func, rk, kinds, [self.vec(a) for a in call.args], m.name if m else None)
+        if text is None:
+            return False
+        if m is not None and blend:
+            text = self.isa.select(rk, m.name, text, target.sym.name)
+        self.lines.append(f"{self.indent}{target.sym.name} = {text};")
+        return True
 
     def block(self, stmts: list[Stmt]) -> None:
         """Statements, each group headed by its scalar source line."""

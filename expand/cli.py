@@ -66,6 +66,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "variants' and wrappers' prototypes")
     p.add_argument("--wrapper", choices=("array",),
                    help="array: also define NAME_array(result, arrays..., n) over arrays of any length n")
+    p.add_argument("--vector-math", default="expand", metavar="LIB[,LIB]",
+                   help="vector versions of libm calls: expand (mathlib's vector libm, bit-exact; default), "
+                        "libmvec (glibc, x86-64), sleef, none (a call per lane); a list is an order of preference")
+    p.add_argument("--vector-math-lib", metavar="DIR",
+                   help="mathlib's vector libm built with python -m mathlib.libm --out DIR (default: built on "
+                        "demand for --verify, in the cache)")
     p.add_argument("--verify", action="store_true",
                    help="compile the output and the scalar original, run both on edge and random inputs, "
                         "compare every lane bit for bit")
@@ -139,6 +145,12 @@ def run(args: argparse.Namespace) -> int:
         print("expand: error: --header declares what --abi or --wrapper array defines; give one of them",
               file=sys.stderr)
         return EXIT_USAGE
+    from .vecmath import VectorMath, parse_modes
+    try:
+        vector_math = VectorMath(parse_modes(args.vector_math), args.vector_math_lib)
+    except ValueError as exc:
+        print(f"expand: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     mod = read_file_any(path, text, args.include, args.define, args.undef, frontend=args.frontend, cc=isa.cc)
     bad = names_not_in(mod, args)
     if bad:
@@ -149,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
                            expandable=set(_split(args.expandable)), prefix=args.prefix,
                            shapes={**{n: "uniform" for n in _split(args.uniform)},
                                    **{n: "linear" for n in _split(args.linear)}},
-                           dot=dots, boscc=args.boscc, abi=args.abi, wrapper=args.wrapper,
+                           dot=dots, boscc=args.boscc, abi=args.abi, wrapper=args.wrapper, vector_math=vector_math,
                            command="expand " + " ".join(sys.argv[1:]) if sys.argv[1:] else "")
     if args.dot:
         Path(args.dot).write_text("".join(dots))
@@ -174,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
     if path == "<stdin>":
         print("expand: error: --verify needs the input as a file", file=sys.stderr)
         return EXIT_USAGE
-    return verify_result(result, path, args, isa)
+    return verify_result(result, path, args, isa, vector_math)
 
 
 def not_c_text(path: str, data: bytes) -> str:
@@ -226,16 +238,26 @@ def verify_params(params) -> list:
     return out
 
 
-def verify_result(result, path: str, args, isa) -> int:
+def verify_result(result, path: str, args, isa, vector_math=None) -> int:
     from .verify import verify
 
     status = EXIT_OK
+    link_files, libs, ulp_bound = [Path(x).resolve() for x in args.link], ["m"], None
+    if vector_math is not None:  # the vector math library's archives or -lmvec/-lsleef, and its ULP bound
+        try:
+            needs = vector_math.link(isa)
+        except (RuntimeError, ValueError, OSError) as exc:
+            print(f"expand: error: building mathlib's vector libm for --verify failed: {exc}", file=sys.stderr)
+            return EXIT_DIAG
+        link_files += needs.link_files
+        libs = needs.libs + libs
+        ulp_bound = needs.ulp_bound
     for f in result.functions:
         rep = verify(scalar_sources=[Path(path).resolve()], scalar_name=f.scalar_name, vector_c=result.text,
                      vector_name=f.vector_name, params=verify_params(f.params), ret=f.ret,
                      isa=isa, include_dirs=[Path(d).resolve() for d in args.include], defines=args.define,
-                     undefs=args.undef, link_files=[Path(x).resolve() for x in args.link], constants=f.constants,
-                     n_random=args.random)
+                     undefs=args.undef, link_files=link_files, libs=libs, constants=f.constants,
+                     n_random=args.random, **({"ulp_bound": ulp_bound} if ulp_bound is not None else {}))
         print(rep.summary)
         if not rep.ok:
             print(rep.details, file=sys.stderr)

@@ -1,15 +1,16 @@
 """Which loops are uniform (every lane runs them the same number of times), decided on the
 structured IR before if-conversion (WFV IV-B, seen from the loops).
 
-A loop is uniform when it is entered by every lane (not inside any ``if``, since the spine
-if-converts every branch, nor inside a divergent loop), leaves only by top-level
-``if (c) break;`` statements whose conditions are uniform, and has no ``continue`` or jump out.
-A variable is varying when a parameter, when assigned a varying value, or when assigned inside an
-``if`` or a divergent loop. The two facts depend on each other: iterate to a fixpoint.
+A loop is uniform when it is entered by every lane (not inside a varying ``if``, nor inside a
+divergent loop, nor after a jump or a divergent loop), leaves only by top-level ``if (c) break;``
+statements whose conditions are uniform, and has no ``continue`` or jump out. A variable is
+varying when a parameter, when assigned a varying value, or when assigned where not every lane
+runs (inside a varying ``if`` or a divergent loop, after a jump or a divergent loop). The facts
+depend on each other: iterate to a fixpoint.
 
-``divergence`` also finds the uniform branches (predication/uniform_branches.py): an ``if`` whose
-condition reads only uniform values and that no jump leaves stays a branch, so what it assigns is
-uniform when the value is, and a loop inside it can be uniform.
+The uniform branches (predication/uniform_branches.py): an ``if`` whose condition reads only
+uniform values and that no jump leaves stays a branch, so what it assigns is uniform when the
+value is, and a loop inside it can be uniform.
 """
 
 from __future__ import annotations
@@ -87,36 +88,7 @@ def _walk(stmts: list[Stmt]):
 
 def uniform_loops(fn: Function) -> set[Loop]:
     """The loops of ``fn`` that stay plain scalar loops."""
-    vs: set[Symbol] = {p for p in fn.params if p.shape != "uniform"}
-    while True:
-        uniform: set[Loop] = set()
-        new_vs = set(vs)
-
-        def visit(stmts: list[Stmt], masked: bool) -> None:
-            for s in stmts:
-                if isinstance(s, Assign) and isinstance(s.target, Var):
-                    if masked or _varying_expr(s.value, vs):
-                        new_vs.add(s.target.sym)
-                elif isinstance(s, If):
-                    visit(s.then, True)
-                    visit(s.els, True)
-                elif isinstance(s, Block):
-                    visit(s.body, masked)
-                elif isinstance(s, Loop):
-                    ok = not masked and _exits_ok(s, vs)
-                    if ok:
-                        uniform.add(s)
-                        # The exit tests themselves are real branches, not masks.
-                        for x in s.body:
-                            if not (isinstance(x, If) and len(x.then) == 1 and isinstance(x.then[0], Break)):
-                                visit([x], False)
-                    else:
-                        visit(s.body, True)
-
-        visit(fn.body, False)
-        if new_vs == vs:
-            return uniform
-        vs = new_vs
+    return divergence(fn).loops
 
 
 @dataclass

@@ -28,6 +28,7 @@ from .loops import canonicalize_loops
 from .lower import NameMaker, lower_function
 from .mathcalls import rewrite_math_calls
 from .shape import analyze
+from .vecmath import VectorMath
 
 
 @dataclass
@@ -86,11 +87,12 @@ def comparison_constants(fn: Function) -> list[int | float]:
 def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expandable: set[str] = frozenset(),
                   prefix: str = "_Exp_", command: str = "", shapes: dict[str, str] | None = None,
                   dot: list[str] | None = None, boscc: str = "auto", abi: bool = False,
-                  wrapper: str | None = None) -> Result:
+                  wrapper: str | None = None, vector_math: VectorMath | None = None) -> Result:
     """Expand ``functions`` (default: every external one); ``shapes`` maps parameter names to
     "uniform" or "linear" (as ``--uniform``/``--linear``; ``#pragma omp declare simd`` also does).
     ``abi``/``wrapper`` add vector function ABI entry points / ``NAME_array`` wrappers (expand/abi.py),
-    which need each function's masked core too; with ``abi`` the cores are ``static``."""
+    which need each function's masked core too; with ``abi`` the cores are ``static``.
+    ``vector_math`` (an ``expand.vecmath.VectorMath``): libm calls become calls of its vector versions."""
     roots = select_functions(mod, functions)
     for name in roots:
         for p in mod.functions[name].params:
@@ -102,6 +104,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         lower_function(fn)
     inline_module(mod, roots)
     isa.reset()
+    isa.vector_math = None if vector_math is None else vector_math.for_module(set(mod.functions) | set(expandable))
     bodies: list[str] = []
     expanded: list[Expanded] = []
     globals_used: dict[str, Symbol] = {}

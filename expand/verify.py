@@ -109,6 +109,9 @@ class VerifyReport:
     details: str
     harness_c: str
     workdir: Path | None = field(default=None)  # set when the temporary files were kept
+    #: ULP mode (``verify(ulp_bound=...)``): the largest difference seen (None: not measured or not a
+    #: number, e.g. a NaN against a number)
+    max_ulp: int | None = field(default=None)
 
 
 # ----------------------------------------------------------------------------- edge values
@@ -247,6 +250,31 @@ def _is_nan(t: CType, bits: str) -> str:
     """C expression: 1 if the bit pattern ``bits`` of float type ``t`` is a NaN."""
     m, inf = (0x7FFFFFFF, 0x7F800000) if strip_spelling(t).bits == 32 else (0x7FFFFFFFFFFFFFFF, 0x7FF0000000000000)
     return f"(({bits} & 0x{m:x}ULL) > 0x{inf:x}ULL)"
+
+
+#: C of the ULP distance (``verify(ulp_bound=...)``): NaN matches NaN, an infinity only itself, +0 and
+#: -0 are 1 apart; otherwise the number of floats (doubles) between the two values, counting zero once.
+_ULP_CODE = r"""
+static uint64_t vfy_ulp(int size, uint64_t a, uint64_t b) {
+    uint64_t sign = size == 4 ? 0x80000000ULL : 0x8000000000000000ULL;
+    uint64_t mag = sign - 1, inf = size == 4 ? 0x7f800000ULL : 0x7ff0000000000000ULL;
+    int an = (a & mag) > inf, bn = (b & mag) > inf;
+    if (an || bn) return an && bn ? 0 : UINT64_MAX;
+    if (a == b) return 0;
+    if ((a & mag) == inf || (b & mag) == inf) return UINT64_MAX;
+    if ((a & mag) == 0 && (b & mag) == 0) return 1;
+    int64_t oa = (a & sign) ? -(int64_t)(a & mag) : (int64_t)(a & mag);
+    int64_t ob = (b & sign) ? -(int64_t)(b & mag) : (int64_t)(b & mag);
+    return oa > ob ? (uint64_t)(oa - ob) : (uint64_t)(ob - oa);
+}
+static uint64_t vfy_maxulp;
+/* the ULP distance of a and b, kept in vfy_maxulp when larger (UINT64_MAX: not comparable) */
+static uint64_t vfy_ulp_seen(int size, uint64_t a, uint64_t b) {
+    uint64_t d = vfy_ulp(size, a, b);
+    if (d > vfy_maxulp) vfy_maxulp = d;
+    return d;
+}
+"""
 
 
 def _cls(t: CType) -> int:
@@ -487,7 +515,8 @@ static void vfy_on_signal(int sig) {
 
 
 def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: list[Param], ret: CType,
-             isa: IsaLike, plan: _Plan, seed: int, call_log: bool = False, nan_bits: bool = True) -> str:
+             isa: IsaLike, plan: _Plan, seed: int, call_log: bool = False, nan_bits: bool = True,
+             ulp_bound: int | None = None) -> str:
     lanes = isa.lanes
     vals = [(i, p) for i, p in enumerate(params) if not isinstance(p.type, Pointer) and p.shape == "varying"]
     ptrs = [(i, p) for i, p in enumerate(params) if isinstance(p.type, Pointer) and p.shape == "varying"]
@@ -544,6 +573,8 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
       "}\n\n")
     if call_log:
         w(_LOG_CODE % {"max": LOG_MAX})
+    if ulp_bound is not None:
+        w(_ULP_CODE)
     for j, (i, p) in enumerate(vals):
         w(f"/* edge values of {p.name} ({p.type}) */\n")
         w(_hex_array(f"vfy_edge{i}", plan.edges[j]))
@@ -733,6 +764,8 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
     relax = f"(({' + '.join(nan_tests)}) >= 2)" if len(nan_tests) >= 2 else "0"
 
     def differ(t: CType, s: str, v: str) -> str:
+        if ulp_bound is not None and isinstance(strip_spelling(t), Float):  # ULP mode: the distance
+            return f"(vfy_ulp_seen({strip_spelling(t).size()}, {s}, {v}) > {ulp_bound}ULL)"
         if relax == "0" or not nan_bits:
             return _differ(t, s, v, nan_bits)
         return f"({relax} ? ({_differ(t, s, v, False)}) : ({_differ(t, s, v, True)}))"
@@ -744,6 +777,9 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
               for i, p in ptrs if isinstance(p.type, Pointer)]
     if call_log:
         diffs.append("vfy_log_bad[l]")
+    if ulp_bound is not None and len(diffs) > 1:  # every output's distance counts for the largest
+        w(f"            int vfy_d[] = {{{', '.join(diffs)}}};\n")
+        diffs = [" || ".join(f"vfy_d[{j}]" for j in range(len(diffs)))]
     w(f"            if (!({' || '.join(diffs) or '0'})) continue;\n")
     w(f"            if (vfy_mism++ >= {MAX_PRINTED}) continue;\n")
     w("            printf(\"mismatch: input %llu (%s) lane %d:\", g * VFY_L + l,"
@@ -762,8 +798,14 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
         assert isinstance(p.type, Pointer)
         outs.append((f"*{p.name} after", p.type.target, f"vfy_b_sout{i}", f"vfy_b_vout{i}"))
     for label, t, s, v in outs:
-        w(f"            printf(\"mismatch:   {label}: %s scalar \","
-          f" {_differ(t, f'{s}[l]', f'{v}[l]', nan_bits)} ? \"DIFFERS\" : \"same\");\n")
+        if ulp_bound is not None and isinstance(strip_spelling(t), Float):
+            w(f"            {{ uint64_t d = vfy_ulp({strip_spelling(t).size()}, {s}[l], {v}[l]);"
+              f" if (d == UINT64_MAX) printf(\"mismatch:   {label}: DIFFERS scalar \");"
+              f" else printf(\"mismatch:   {label}: %s by %llu ULP: scalar \", d > {ulp_bound}ULL ? \"DIFFERS\""
+              f" : \"same\", (unsigned long long)d); }}\n")
+        else:
+            w(f"            printf(\"mismatch:   {label}: %s scalar \","
+              f" {_differ(t, f'{s}[l]', f'{v}[l]', nan_bits)} ? \"DIFFERS\" : \"same\");\n")
         w(f"            vfy_show({_cls(t)}, {t.size()}, {s}[l]); printf(\" vector \");"
           f" vfy_show({_cls(t)}, {t.size()}, {v}[l]); printf(\"\\n\");\n")
     if call_log:
@@ -779,7 +821,10 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
         w(f"        uint64_t s = vfy_bits(&vfy_su{i}[j], {size}), v = vfy_bits(&vfy_vu{i}[j], {size});\n")
         # An element computed from several array elements may carry any of their NaN payloads.
         strict = nan_bits and not isinstance(strip_spelling(tt), Float)
-        w(f"        if (!({_differ(tt, 's', 'v', strict)})) continue;\n")
+        if ulp_bound is not None and isinstance(strip_spelling(tt), Float):
+            w(f"        if (vfy_ulp_seen({size}, s, v) <= {ulp_bound}ULL) continue;\n")
+        else:
+            w(f"        if (!({_differ(tt, 's', 'v', strict)})) continue;\n")
         w(f"        vfy_mism++;\n        if (vfy_amism++ >= {MAX_PRINTED}) continue;\n")
         w(f"        printf(\"mismatch: array {p.name} index %lld%s after all calls: DIFFERS scalar \", j,"
           " j < 0 ? \" (before the array)\" : \"\");\n")
@@ -790,8 +835,13 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
               f" printf(\" (input %lld has {lname}=%lld)\", j - (long long)VFY_OFFSET, j);\n")
         w("        printf(\"\\n\");\n    }\n")
     w(f"    printf(\"verify: {scalar_name} vs {vector_name} [{isa.name}, {lanes} lanes]: %llu inputs"
-      f" (%llu edge + %llu random), %llu mismatches\\n\", VFY_TOTAL, VFY_NEDGE, VFY_TOTAL - VFY_NEDGE,"
+      f" (%llu edge + %llu random), %llu mismatches\", VFY_TOTAL, VFY_NEDGE, VFY_TOTAL - VFY_NEDGE,"
       " vfy_mism);\n")
+    if ulp_bound is not None:  # the largest difference ("inf": a NaN or an infinity against a number)
+        w("    if (vfy_maxulp == UINT64_MAX) printf(\", largest difference inf ULP\");\n"
+          "    else printf(\", largest difference %llu ULP\", (unsigned long long)vfy_maxulp);\n"
+          f"    printf(\" (bound {ulp_bound})\");\n")
+    w("    printf(\"\\n\");\n")
     w("    return vfy_mism != 0;\n}\n")
     return "".join(out)
 
@@ -844,7 +894,8 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
            defines: Sequence[str] = (), undefs: Sequence[str] = (), link_files: Sequence[Path] = (),
            libs: Sequence[str] = ("m",), constants: Sequence[int | float] = (), n_random: int = 100_000,
            seed: int = 1, workdir: Path | None = None, keep: bool = False,
-           call_log: bool = False, nan_bits: bool = True, pch: Path | None = None) -> VerifyReport:
+           call_log: bool = False, nan_bits: bool = True, pch: Path | None = None,
+           ulp_bound: int | None = None) -> VerifyReport:
     """Compare ``scalar_name`` (from ``scalar_sources``) with ``vector_name`` (in ``vector_c``) bit for bit.
 
     ``call_log``: also compare the calls recorded with ``vfy_log_record`` (see the module docstring).
@@ -853,6 +904,10 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
     orders commutative operands).
     ``pch``: a header made by ``precompiled_header`` for this ISA, force-included in the harness (it
     only saves the compiler from parsing the intrinsics headers again; a stale one is ignored).
+    ``ulp_bound``: ULP mode, for vector code calling a vector math library that changes results
+    (libmvec, SLEEF): a float result (or float behind a pointer) matches when within ``ulp_bound``
+    units in the last place of the scalar one (NaN matches NaN, an infinity only itself, +0 and -0
+    are 1 apart); integer results still compare exactly. The summary gives the largest difference.
     """
     params = list(params)
     head = f"verify: {scalar_name} vs {vector_name} [{isa.name}, {isa.lanes} lanes]"
@@ -871,7 +926,7 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
                  [p.type for p in params if not isinstance(p.type, Pointer) and p.shape == "uniform"])
     harness_c = _harness(vector_file="vector.c", scalar_name=scalar_name, vector_name=vector_name,
                          params=params, ret=ret, isa=isa, plan=plan, seed=seed, call_log=call_log,
-                         nan_bits=nan_bits)
+                         nan_bits=nan_bits, ulp_bound=ulp_bound)
 
     own_dir = workdir is None
     wd = Path(tempfile.mkdtemp(prefix="expand-verify-")) if workdir is None else Path(workdir)
@@ -921,7 +976,8 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
         mism_lines = [ln.removeprefix("mismatch: ") for ln in lines if ln.startswith("mismatch: ")]
         m = None
         for ln in reversed(lines):
-            m = re.fullmatch(r"verify: .*: (\d+) inputs \((\d+) edge \+ (\d+) random\), (\d+) mismatches", ln)
+            m = re.fullmatch(r"verify: .*: (\d+) inputs \((\d+) edge \+ (\d+) random\), (\d+) mismatches"
+                             r"(?:, largest difference (\d+|inf) ULP \(bound \d+\))?", ln)
             if m:
                 break
         if m is None or p.returncode not in (0, 1):
@@ -933,7 +989,8 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
                     pass
             return fail(f"the harness crashed ({why})",
                         f"$ {shlex.join(cmd)}\n{p.stdout[-20000:]}{p.stderr[-20000:]}")
-        inputs, n_edge, n_rand, mism = (int(x) for x in m.groups())
+        inputs, n_edge, n_rand, mism = (int(x) for x in m.groups()[:4])
+        max_ulp = int(m.group(5)) if m.group(5) not in (None, "inf") else None
         details = "\n".join(mism_lines)
         printed = sum(1 for ln in mism_lines if not ln.startswith(" "))  # one headline per printed mismatch
         if mism > printed:
@@ -941,7 +998,7 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
         if keep_dir:
             details = (details + "\n" if details else "") + f"files kept in {wd}"
         return VerifyReport(mism == 0 and p.returncode == 0, inputs, n_edge, n_rand, mism, m.group(0),
-                            details, harness_c, wd if keep_dir else None)
+                            details, harness_c, wd if keep_dir else None, max_ulp)
     finally:
         if own_dir and not keep:
             shutil.rmtree(wd, ignore_errors=True)

@@ -17,6 +17,8 @@ value parameters, and every x86 ISA the host runs, one C program holds every var
   (``-O3 -fopenmp-simd`` + ``isa.cflags``, and the same plus ``-fno-trapping-math``), called from a
   ``#pragma omp simd`` loop in another translation unit; objdump says which ``_ZGV`` clones the loop
   really calls;
+* ``expandm``: mathlib's vector libm (``python -m mathlib.libm``, built once per run into the cache):
+  the library's entry point ``_Exp_<f>_<isa>`` of each function it has, called once per gang;
 * ``libmvec`` (logf, powf) and ``SLEEF`` (rounding, fabsf, copysignf, scalbnf as ldexpf, logf, powf);
 * ``instr``: the rounding instruction (``roundps``/``vrndscaleps``; roundf as the exact
   trunc + half-away fix-up, fabsf/copysignf as the bit operations), inlined in the loop.
@@ -57,6 +59,7 @@ from emit import get_isa
 from emit.isa import lane_kind, scalar_ctype
 from expand import types as T
 from expand.driver import expand_module
+from expand.vecmath import EXPANDM_FUNCTIONS, expandm_symbol
 from frontends.pycparser_frontend import read_file
 
 from .corpus import CorpusFunction, corpus
@@ -66,7 +69,7 @@ RESULTS_DIR = Path(__file__).resolve().parent / "results"
 X86_ISAS = ("sse4.1", "avx2", "avx512")
 N_DEFAULT = 2048  # elements per array: 2 inputs + 1 output of floats = 24 KiB, inside a 32 KiB L1D
 
-SERIES = ["scalar", "vector", "BOSCC", "BOSCC_all", "gcc", "gcc_ntm", "libmvec", "sleef", "instr"]
+SERIES = ["scalar", "vector", "BOSCC", "BOSCC_all", "gcc", "gcc_ntm", "expandm", "libmvec", "sleef", "instr"]
 LABELS = {
     "scalar": "scalar glibc",
     "vector": "vector",
@@ -74,6 +77,7 @@ LABELS = {
     "BOSCC_all": "BOSCC all regions",
     "gcc": "GCC clones",
     "gcc_ntm": "GCC clones -fno-trapping-math",
+    "expandm": "mathlib libm",
     "libmvec": "libmvec",
     "sleef": "SLEEF",
     "instr": "instruction",
@@ -430,12 +434,13 @@ def c_array(name: str, k: str, vals: list[int]) -> str:
 
 
 def build_program(f: CorpusFunction, isa_name: str, wd: Path, *, n: int, boscc: bool, sleef: bool,
-                  seed: int = 1, jobs: int = 2) -> Program:
-    """Generate, expand and compile the benchmark program of ``f`` for ``isa_name`` in ``wd``."""
+                  seed: int = 1, jobs: int = 2, expandm: Path | None = None) -> Program:
+    """Generate, expand and compile the benchmark program of ``f`` for ``isa_name`` in ``wd``
+    (``expandm``: a directory of mathlib's vector libm, for the ``expandm`` series)."""
     wd.mkdir(parents=True, exist_ok=True)
     prog = Program(f.name, isa_name, None, [])
     try:
-        _build(f, isa_name, wd, prog, n=n, boscc=boscc, sleef=sleef, seed=seed, jobs=jobs)
+        _build(f, isa_name, wd, prog, n=n, boscc=boscc, sleef=sleef, seed=seed, jobs=jobs, expandm=expandm)
     except BuildError as exc:
         prog.error = str(exc)
         prog.exe = None
@@ -446,7 +451,7 @@ def build_program(f: CorpusFunction, isa_name: str, wd: Path, *, n: int, boscc: 
 
 
 def _build(f: CorpusFunction, isa_name: str, wd: Path, prog: Program, *, n: int, boscc: bool, sleef: bool,
-           seed: int, jobs: int) -> None:
+           seed: int, jobs: int, expandm: Path | None = None) -> None:
     isa = get_isa(isa_name)
     lanes = isa.lanes
     cflags = list(isa.cflags)
@@ -544,6 +549,13 @@ def _build(f: CorpusFunction, isa_name: str, wd: Path, prog: Program, *, n: int,
     peer_fns: list[str] = []
     vt = VT[isa_name]
     value_args = [(j, a) for j, a in enumerate(args) if not a.pointer]
+    archives: list[str] = []
+    if expandm is not None and f.name in EXPANDM_FUNCTIONS and ret_kind is not None and not ptr_names:
+        name = expandm_symbol(f.name, isa)
+        peer_decls.append(f"extern {isa.vtype(ret_kind)} {name}({', '.join(isa.vtype(a.kind) for a in args)});\n")
+        peer_fns.append(_gang_loop("expandm", name, value_args, isa, lanes, ret_kind))
+        variants.append("expandm")
+        archives.append(str(expandm / "lib" / "x86_64" / "libexpandm.a"))
     if f.name in LIBMVEC and ret_kind == "f32":
         name = libmvec_name(f.name, isa_name)
         peer_decls.append(f"extern {vt} {name}({', '.join([vt] * LIBMVEC[f.name][1])});\n")
@@ -618,6 +630,7 @@ def _build(f: CorpusFunction, isa_name: str, wd: Path, prog: Program, *, n: int,
              .replace("@CMP@", _cmp_code(outs)).replace("@NOUT@", str(max(len(outs), 1))))
     (wd / "main.c").write_text("".join(w))
     cc("main.c", "main.o", MAIN_FLAGS)
+    objs += archives  # (after main.o, which calls into them)
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         for fut in [pool.submit(step) for step in steps]:
             fut.result()
@@ -628,10 +641,11 @@ def _build(f: CorpusFunction, isa_name: str, wd: Path, prog: Program, *, n: int,
     prog.variants = variants
 
 
-def _gang_loop(series: str, fname: str, value_args: list[tuple[int, Arg]], isa, lanes: int) -> str:
+def _gang_loop(series: str, fname: str, value_args: list[tuple[int, Arg]], isa, lanes: int,
+               ret_kind: str = "f32") -> str:
     loads = ", ".join(isa.loadu(a.kind, f"&bench_in{j}[i]") for j, a in value_args)
     return (f"\nNOIPA static void bench_{series}(int n)\n{{\n    for (int i = 0; i < n; i += {lanes})\n"
-            f"        {isa.storeu('f32', '&bench_out[i]', f'{fname}({loads})')};\n}}\n")
+            f"        {isa.storeu(ret_kind, '&bench_out[i]', f'{fname}({loads})')};\n}}\n")
 
 
 def _load_code(args: list[Arg]) -> str:
@@ -816,6 +830,8 @@ def markdown(data: dict) -> str:
            f" does not decide between equal code.\n"
            f"- instruction: `roundps`/`vroundps`/`vrndscaleps` (roundf: trunc + exact half-away fix-up, 6 ops;"
            f" fabsf/copysignf: the and/andnot/or), inlined in the loop.\n"
+           f"- mathlib libm: the vector libm `python -m mathlib.libm` builds from the same sources"
+           f" (`_Exp_<f>_<isa>`, from libexpandm.a), called once per gang like libmvec and SLEEF.\n"
            f"- Run time: {meta['runtime_s']:.0f} s (build {meta['build_s']:.0f} s,"
            f" measure {meta['measure_s']:.0f} s).\n"]
     for set_name in SETS:
@@ -925,7 +941,7 @@ def slower_than_peers(data: dict) -> list[str]:
 
 
 COLORS = {"vector": "#1f77b4", "BOSCC": "#ff7f0e", "BOSCC_all": "#ffbb78", "gcc": "#2ca02c", "gcc_ntm": "#98df8a",
-          "libmvec": "#d62728", "sleef": "#9467bd", "instr": "#7f7f7f"}
+          "expandm": "#17becf", "libmvec": "#d62728", "sleef": "#9467bd", "instr": "#7f7f7f"}
 
 
 def plot(data: dict, path: Path, set_name: str = "common") -> bool:
@@ -1026,10 +1042,11 @@ def bench(isas: list[str], functions: list[CorpusFunction], out: Path, *, rounds
     build_root = keep_build or Path(tempfile.mkdtemp(prefix="expand-bench-"))
     build_root.mkdir(parents=True, exist_ok=True)
     tasks = [(f, i) for i in isas for f in functions]
+    expandm = build_expandm(isas, functions, log)
     try:
         with ThreadPoolExecutor(max(1, jobs)) as pool:
             futs = [pool.submit(build_program, f, i, build_root / f"{f.name}-{i}", n=n, boscc=boscc, sleef=sleef,
-                                jobs=jobs)
+                                jobs=jobs, expandm=expandm)
                     for f, i in tasks]
             progs = [fu.result() for fu in futs]
         t_build = time.monotonic() - t0
@@ -1084,6 +1101,20 @@ def bench(isas: list[str], functions: list[CorpusFunction], out: Path, *, rounds
     (out / "bench.md").write_text(markdown(data))
     (out / "bench.json").write_text(json.dumps(data, indent=1) + "\n")
     return data
+
+
+def build_expandm(isas: list[str], functions: list[CorpusFunction], log=print) -> Path | None:
+    """mathlib's vector libm with the benchmarked functions it has, for ``isas`` (cached); None if it
+    cannot be built (the ``expandm`` series is then left out, with the reason logged)."""
+    names = [f.name for f in functions if f.name in EXPANDM_FUNCTIONS]
+    if not names:
+        return None
+    try:
+        from .libm import ensure
+        return ensure(isas, names)
+    except Exception as exc:  # a benchmark, not a test: report and go on without the series
+        log(f"bench: mathlib's vector libm could not be built, no expandm series: {exc}")
+        return None
 
 
 def group_of(f: CorpusFunction) -> str:

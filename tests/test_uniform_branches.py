@@ -209,6 +209,27 @@ def test_uniform_if_with_uniform_pointer(tmp_path: Path, isa_name: str) -> None:
     assert "storeu_ps(&p[i]" in then and "lane" not in then  # one vector store, unmasked
 
 
+LATER_UNIFORM_WRITE = """#pragma omp declare simd uniform(n)
+float f(float x, int n) {
+    float r = x;
+    if (x > 2.0f) r = 5.0f;
+    if (n > 3) r = 7.0f;
+    float t;
+    if (n > 1) t = x; else t = -x;
+    if (x < 0.0f) t = t * 2.0f;
+    return r + t;
+}
+"""
+
+
+@pytest.mark.parametrize("isa_name", ["sse4.1", "avx2"])
+def test_write_in_a_uniform_branch_does_not_make_an_earlier_blend_dead(tmp_path: Path, isa_name: str) -> None:
+    body = check(tmp_path, LATER_UNIFORM_WRITE, isa_name, "off")
+    # r = 5.0f must keep the other lanes' x: r = 7.0f runs only when n > 3
+    assert re.search(rf"r = \w*({BLENDS})\w*\(", body), body
+    assert re.search(r"__m\d*i? t;", body)  # written on both sides: no initializer needed
+
+
 def test_masked_variant_keeps_uniform_if(tmp_path: Path) -> None:
     src = tmp_path / "f.c"
     src.write_text(EXAMPLE)

@@ -1,0 +1,264 @@
+"""Calls of libm functions in user code -> vector math libraries (``--vector-math``, issue 10).
+
+A call like ``y = powf(x, 2.0f)`` with a varying argument is, by default, unpacked and made once
+per active lane. With a vector math library it becomes one call of the library's vector function
+per register (EXPAND's "calls to math functions reach native vector versions"):
+
+* ``expand`` (the default of the command line): mathlib's vector libm (``python -m mathlib.libm``),
+  glibc 2.36's own sources expanded for every ISA, so results are bit-exact with the scalar glibc
+  source. Entry points ``_Exp_<name>_<isa>`` (``_Exp_powf_avx2(__m256, __m256)``) and, for calls
+  under a mask, ``_Exp_<name>_<isa>_masked(mask, ...)`` (inactive lanes compute nothing: no errno,
+  no error-helper call). Also the exact fallback of ``Isa.math`` (``floorf`` on ``generic``).
+* ``libmvec``: glibc's libmvec (x86-64 only), by its vector function ABI names (``_ZGVdN8v_logf``);
+  documented error up to 4 ULP.
+* ``sleef``: SLEEF 3.5 (``Sleef_logf8_u10avx2``): the 1.0-ULP (u10) versions where SLEEF has
+  several, its exact ones (floor, fabs, fmin, ...) as they are.
+* ``none``: per-lane calls.
+
+A comma-separated list is an order of preference (``expand,sleef``: ours where we have the
+function, SLEEF for the rest). ``libmvec`` and ``sleef`` change results: ``ulp_bound`` gives the
+bound ``--verify`` then checks (the library's documented bound plus 1 ULP for the scalar
+reference's own error). Which names and types a library has per ISA comes from the tables
+(``Isa.libmvec``, ``Isa.sleef_suffix``, ``Isa.vector_call``) and expand/abi.py (ABI names).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import abi
+
+MODES = ("expand", "libmvec", "sleef", "none")
+
+#: The functions of mathlib's vector libm (each built from a corpus source: mathlib/libm.py).
+EXPANDM_FUNCTIONS: tuple[str, ...] = (
+    "isinff", "finitef", "fabsf", "isnanf", "copysignf", "truncf", "ceilf", "scalbnf", "floorf", "roundf",
+    "logf", "powf", "log2f", "sqrtf")
+
+_UNARY = ("acos", "acosh", "asin", "asinh", "atan", "atanh", "cbrt", "ceil", "cos", "cosh", "erf", "erfc", "exp",
+          "exp10", "exp2", "expm1", "fabs", "floor", "lgamma", "log", "log10", "log1p", "log2", "nearbyint", "rint",
+          "round", "sin", "sinh", "sqrt", "tan", "tanh", "tgamma", "trunc")
+_BINARY = ("atan2", "copysign", "fdim", "fmax", "fmin", "fmod", "hypot", "nextafter", "pow", "remainder")
+
+
+def _signatures() -> dict[str, tuple[str, tuple[str, ...]]]:
+    out: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for k, sfx in (("f32", "f"), ("f64", "")):
+        out.update({f"{n}{sfx}": (k, (k,)) for n in _UNARY})
+        out.update({f"{n}{sfx}": (k, (k, k)) for n in _BINARY})
+        out[f"fma{sfx}"] = (k, (k, k, k))
+        out[f"scalbn{sfx}"] = (k, (k, "i32"))
+        out[f"ldexp{sfx}"] = (k, (k, "i32"))
+    out.update({n: ("i32", ("f32",)) for n in ("isinff", "isnanf", "finitef")})
+    return out
+
+
+#: libm function -> (result kind, parameter kinds), as math.h declares them
+LIBM: dict[str, tuple[str, tuple[str, ...]]] = _signatures()
+
+#: glibc 2.36 libmvec (x86-64): the functions with variants, float and double (``nm -D libmvec.so.1``)
+LIBMVEC_FUNCTIONS = frozenset(
+    f"{n}{s}" for s in ("f", "") for n in (
+        "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "cos", "cosh", "erf", "erfc", "exp",
+        "exp10", "exp2", "expm1", "hypot", "log", "log10", "log1p", "log2", "pow", "sin", "sinh", "tan", "tanh"))
+#: glibc's manual: "the vector math functions ... have a maximum error of 4 ULP"
+LIBMVEC_ULP = 4.0
+
+#: SLEEF 3.5: libm name (without the f/d of the type) -> the accuracy tag of the version used
+#: (u10 = 1.0 ULP, u15, u05, u35; "" = exact, e.g. Sleef_floorf8_avx2)
+SLEEF_FUNCTIONS: dict[str, str] = {
+    **{n: "u10" for n in ("acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "cos", "cosh", "erf",
+                          "exp", "exp10", "exp2", "expm1", "lgamma", "log", "log10", "log1p", "log2", "pow", "sin",
+                          "sinh", "tan", "tanh", "tgamma")},
+    "erfc": "u15", "hypot": "u05",
+    **{n: "" for n in ("ceil", "copysign", "fabs", "fdim", "floor", "fma", "fmax", "fmin", "fmod", "nextafter",
+                       "remainder", "rint", "round", "sqrt", "trunc")},
+}
+
+
+def sleef_ulp(tag: str) -> float:
+    """The documented bound of a SLEEF accuracy tag (``u10`` -> 1.0 ULP; ``""`` -> 0: exact)."""
+    return int(tag[1:]) / 10 if tag else 0.0
+
+
+def verify_bound(ulp: float) -> int:
+    """The ULP difference ``--verify`` accepts against the scalar libm for a function documented within
+    ``ulp`` of the exact result: that plus 1 ULP for the scalar reference's own error (glibc's float
+    and double functions are within 1 ULP); 0 for exact functions."""
+    return math.floor(ulp + 1) if ulp else 0
+
+
+def isa_tag(isa) -> str:
+    """The ISA part of mathlib's names: ``sse41`` for ``sse4.1``."""
+    return isa.name.replace(".", "")
+
+
+def expandm_symbol(name: str, isa, masked: bool = False) -> str:
+    """mathlib's entry point of ``name`` on ``isa``: ``_Exp_logf_avx2`` (``..._masked``)."""
+    return f"_Exp_{name}_{isa_tag(isa)}{'_masked' if masked else ''}"
+
+
+@dataclass(frozen=True)
+class VectorFunction:
+    """One vector version of a libm function: what to call, on how many lanes, and how exact."""
+
+    provider: str
+    name: str
+    symbol: str
+    masked: str | None
+    simdlen: int
+    ulp: float  # documented bound against the exact result (0: bit-exact with the scalar source)
+
+
+@dataclass
+class LinkNeeds:
+    """What ``--verify`` (or a user's link) needs for the calls an output makes."""
+
+    link_files: list[Path] = field(default_factory=list)
+    libs: list[str] = field(default_factory=list)
+    ulp_bound: int | None = None  # None: bit for bit
+
+
+def parse_modes(text: str) -> list[str]:
+    """``"expand,sleef"`` -> ``["expand", "sleef"]`` (``none`` alone: ``[]``); ValueError if unknown."""
+    modes = [m.strip() for m in text.split(",") if m.strip()]
+    bad = [m for m in modes if m not in MODES]
+    if bad or not modes:
+        raise ValueError(f"--vector-math takes {', '.join(MODES)} or a comma-separated list of them, "
+                         f"not {text!r}")
+    if "none" in modes and len(modes) > 1:
+        raise ValueError("--vector-math none cannot be combined with a library")
+    return [m for m in modes if m != "none"]
+
+
+def _natural_lanes(isa) -> int:
+    return type(isa).default_lanes
+
+
+class VectorMath:
+    """The vector math libraries an output calls (``modes`` in order of preference).
+
+    ``lib_dir``: a mathlib library (``python -m mathlib.libm --out DIR``) whose manifest says which
+    functions it has per ISA; without one, the default function list (built on demand by ``link``).
+    ``exclude``: names that are not libm's (functions the input defines, ``--expandable`` ones)."""
+
+    def __init__(self, modes: Sequence[str], lib_dir: Path | None = None, exclude: Collection[str] = ()) -> None:
+        self.modes = list(modes)
+        self.lib_dir = Path(lib_dir) if lib_dir is not None else None
+        self.exclude = set(exclude)
+        self.used: dict[tuple[str, str], VectorFunction] = {}  # (isa name, libm name) -> what was called
+        self._manifest: dict | None = None
+        if self.lib_dir is not None and "expand" in self.modes:
+            path = self.lib_dir / "expandm.json"
+            try:
+                self._manifest = json.loads(path.read_text())
+            except (OSError, ValueError) as exc:
+                raise ValueError(f"--vector-math-lib {self.lib_dir}: no mathlib library there ({path}: {exc})") \
+                    from None
+
+    def for_module(self, exclude: Collection[str]) -> VectorMath:
+        """This library for one input: also excluding ``exclude`` (its own functions); shares ``used``."""
+        vm = VectorMath.__new__(VectorMath)
+        vm.__dict__.update(self.__dict__)
+        vm.exclude = self.exclude | set(exclude)
+        return vm
+
+    # ------------------------------------------------------------------ lookup
+    def _expandm_has(self, name: str, isa) -> bool:
+        if self._manifest is None:
+            return name in EXPANDM_FUNCTIONS
+        unit = f"{isa.arch or _host_arch()}/{isa.name}"
+        return name in self._manifest.get("units", {}).get(unit, {}).get("functions", [])
+
+    def lookup(self, isa, name: str, ret_k: str, arg_ks: Sequence[str], exact_only: bool = False) \
+            -> VectorFunction | None:
+        """The preferred vector version of libm function ``name`` (``__builtin_`` spellings too) with
+        these lane kinds on ``isa``, or None."""
+        name = name.removeprefix("__builtin_")
+        if name in self.exclude or LIBM.get(name) != (ret_k, tuple(arg_ks)):
+            return None
+        for mode in self.modes:
+            f = self._provider(mode, isa, name, ret_k, arg_ks)
+            if f is not None and (f.ulp == 0 or not exact_only):
+                return f
+        return None
+
+    def _provider(self, mode: str, isa, name: str, ret_k: str, arg_ks: Sequence[str]) -> VectorFunction | None:
+        base = name[:-1] if ret_k == "f32" or arg_ks[0] == "f32" else name
+        k = arg_ks[0]
+        if mode == "expand":
+            if not self._expandm_has(name, isa):
+                return None
+            return VectorFunction(mode, name, expandm_symbol(name, isa), expandm_symbol(name, isa, True),
+                                  _natural_lanes(isa), 0.0)
+        if mode == "libmvec":
+            if not isa.libmvec or name not in LIBMVEC_FUNCTIONS or any(a != k for a in arg_ks):
+                return None
+            reg = abi.register_variant(isa, k, len(arg_ks), name)
+            return None if reg is None else VectorFunction(mode, name, reg[0], None, reg[1], LIBMVEC_ULP)
+        if mode == "sleef":
+            tag = SLEEF_FUNCTIONS.get(base)
+            reg_bits = getattr(isa, "reg_bits", None)
+            if isa.sleef_suffix is None or tag is None or reg_bits is None or any(a != k for a in arg_ks):
+                return None
+            simdlen = reg_bits // int(k[1:])
+            t = "f" if k == "f32" else "d"
+            symbol = f"Sleef_{base}{t}{simdlen}_{tag}{isa.sleef_suffix}"
+            return VectorFunction(mode, name, symbol, None, simdlen, sleef_ulp(tag))
+        return None
+
+    # ------------------------------------------------------------------ printing (emit/printer.py, Isa.math)
+    def call(self, isa, name: str, ret_k: str, arg_ks: Sequence[str], args: Sequence[str],
+             mask: str | None = None, exact_only: bool = False) -> str | None:
+        """C for the vector call of ``name`` on the gangs ``args`` (under ``mask``), or None: no library
+        has it for this ISA and gang size (the caller then calls it per lane)."""
+        f = self.lookup(isa, name, ret_k, arg_ks, exact_only)
+        if f is None:
+            return None
+        text = isa.vector_call(f.symbol, f.masked, f.simdlen, ret_k, arg_ks, args, mask)
+        if text is not None:
+            self.used[(isa.name, f.name)] = f
+        return text
+
+    def math(self, isa, op: str, k: str, args: Sequence[str]) -> str | None:
+        """An exact library version of the libm operation ``op`` (``Isa.math``'s fallback), or None."""
+        name = f"{op}{'f' if k == 'f32' else ''}"
+        if name not in LIBM:
+            return None
+        return self.call(isa, name, k, LIBM[name][1], args, None, exact_only=True)
+
+    # ------------------------------------------------------------------ linking
+    def link(self, isa, build: bool = True) -> LinkNeeds:
+        """What linking the output for ``isa`` needs: mathlib's archives (built on demand into the cache,
+        unless ``lib_dir`` was given), ``-lmvec``, ``-lsleef``, and the ULP bound for ``--verify``."""
+        used = [f for (i, _), f in self.used.items() if i == isa.name]
+        needs = LinkNeeds()
+        mine = sorted({f.name for f in used if f.provider == "expand"})
+        if mine:
+            lib = self.lib_dir
+            if lib is None:
+                if not build:
+                    raise ValueError("the output calls mathlib's vector libm: build it (python -m mathlib.libm) "
+                                     "and give --vector-math-lib")
+                from mathlib.libm import ensure  # (mathlib builds on expand: imported when needed)
+                lib = ensure([isa.name], mine)
+            arch = isa.arch or _host_arch()
+            needs.link_files += [lib / "lib" / arch / "libexpandm_scalar.a", lib / "lib" / arch / "libexpandm.a"]
+        if any(f.provider == "libmvec" for f in used):
+            needs.libs.append("mvec")
+        if any(f.provider == "sleef" for f in used):
+            needs.libs.append("sleef")
+        others = [f for f in used if f.provider != "expand"]
+        if others:
+            needs.ulp_bound = max(verify_bound(f.ulp) for f in others)
+        return needs
+
+
+def _host_arch() -> str:
+    import platform
+    m = platform.machine().lower()
+    return {"amd64": "x86_64", "arm64": "aarch64", "ppc64el": "ppc64le"}.get(m, m)

@@ -1,0 +1,563 @@
+"""mathlib's vector libm ("expandm"): the corpus's scalar libm sources expanded for every ISA, as static
+libraries and a header that GCC's vectorizer and expanded code call (issue 10).
+
+    python -m mathlib.libm --out build/expandm [--isa avx2 ...] [--functions logf,powf] [--jobs 2]
+    expand-libm --out build/expandm
+
+For each function of ``expand.vecmath.EXPANDM_FUNCTIONS`` (glibc 2.36's ``sysdeps/ieee754/flt-32``
+sources through the shim, and ``mathlib/expandm/sqrtf.c`` of ours) and each ISA, ``expand`` writes the
+vector code (``expand_module(..., abi=True)``), which is compiled with the ISA's compiler and flags
+(``-O2 -ffp-contract=off``, as the matrix verifies it). The output directory holds:
+
+* ``lib/<arch>/libexpandm.a``, one per architecture (``x86_64``: sse2, sse4.1, avx2, avx512 and
+  generic; ``aarch64``: neon and generic; ``ppc64le``: altivec and generic), defining
+  - ``_Exp_<f>_<isa>`` (``_Exp_logf_avx2(__m256)``) and ``_Exp_<f>_<isa>_masked(mask, ...)`` for
+    every ISA (``isa`` = ``sse2``, ``sse41``, ``avx2``, ``avx512``, ``neon``, ``altivec``, ``generic``;
+    the mask in the ISA's mask type: ``__m128i``, ``__m256i``, ``__mmask16``, ``uint32x4_t``,
+    ``__vector __bool int``, a ``vector_size`` int vector), which ``expand --vector-math=expand``
+    calls;
+  - the vector function ABI variants GCC calls from ``-fopenmp-simd`` loops (expand/abi.py): x86
+    ``_ZGVbN4v_logf``/``_ZGVbM4v_logf`` (SSE2 code, or SSE4.1 code when the CPU has it: a GNU
+    ifunc), ``_ZGVcN8v_``/``_ZGVdN8v_`` (AVX2), ``_ZGVeN16v_`` (AVX-512); AArch64 ``_ZGVnN4v_``,
+    ``_ZGVnN2v_``; AltiVec and generic have no GCC vector ABI (only the ``_Exp_`` names);
+  - glibc's data tables and error helpers they use, renamed ``__expandm_*`` (``__logf_data`` ->
+    ``__expandm_logf_data``, ``__math_divzerof`` -> ``__expandm_math_divzerof``) in the vector code
+    and the data objects alike, so nothing clashes with libm.a: every global symbol is ``_ZGV*``,
+    ``_Exp_*`` or ``__expandm_*``.
+* ``lib/<arch>/libexpandm_scalar.a``: the same sources compiled as scalar code under their public
+  names (``logf``, ``powf``, ...), the reference ``--verify`` links the scalar side with (link it
+  first to make a program's scalar calls compute what the vector ones compute).
+* ``include/expandm.h``: ``#pragma omp declare simd`` on each function (``const``/``pure`` as
+  expand/abi.py decides) and the prototypes of every entry point under each ISA's macro.
+* ``expandm.json``: the manifest (functions per ``<arch>/<isa>``) that ``--vector-math-lib`` reads;
+  ``src/`` and ``obj/``: the generated C and objects (kept: a rebuild redoes only what is missing).
+
+``ensure`` builds what an output needs into a cache (``$EXPAND_CACHE_DIR``, else
+``~/.cache/expand``), keyed by a hash of expand's and mathlib's sources.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import fcntl
+import hashlib
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from emit import ISAS, get_isa
+from emit.isa import lane_kind
+from expand import abi
+from expand import types as T
+from expand.driver import expand_module
+from expand.vecmath import EXPANDM_FUNCTIONS, expandm_symbol
+from frontends.pycparser_frontend import read_file
+
+from .corpus import CFLAGS, MATHLIB_DIR, corpus, glibc_flt32_dir, shim_dir
+
+ROOT = MATHLIB_DIR.parent
+#: Every object of the library: -fPIC so that it also links into shared objects.
+LIB_CFLAGS = [*CFLAGS, "-fPIC"]
+#: The order of architectures and ISAs in the header and the default build.
+ARCHES = ("x86_64", "aarch64", "ppc64le")
+ARCH_MACRO = {"x86_64": "defined(__x86_64__)", "aarch64": "defined(__aarch64__)",
+              "ppc64le": "defined(__powerpc64__) && defined(__LITTLE_ENDIAN__)"}
+PREFIX = "__expandm_"
+#: The functions expandm.h declares ``#pragma omp declare simd``: those GCC 12 leaves as one call per
+#: element. It inlines or vectorizes floorf, ceilf, truncf, sqrtf, fabsf, copysignf, isinff, isnanf and
+#: finitef itself, and a declare-simd declaration would make it call our (exact, slower) variant instead
+#: of vroundps (measured); their entry points are in the header all the same.
+SIMD_DECLARED = ("scalbnf", "roundf", "logf", "powf", "log2f")
+#: math.h declares these without ``const`` (libm's scalar versions may set errno): the header, which
+#: declares the scalar function too, promises no more than math.h, whatever the vector code does.
+LIBM_NOT_CONST = ("sqrtf", "scalbnf", "logf", "powf", "log2f")
+#: The ISAs whose variants GCC calls from code for an architecture (all needed before it may).
+ABI_ISAS = {"x86_64": (("sse2", "sse4.1"), ("avx2",), ("avx512",)), "aarch64": (("neon",),)}
+
+
+@dataclass(frozen=True)
+class LibSource:
+    """One function of the library: its public name, the scalar source and what it links with."""
+
+    name: str
+    source: Path
+    func: str  # the C function in the source (``__logf``; its objects are renamed ``name``)
+    link: tuple[Path, ...]
+    include_dirs: tuple[Path, ...]
+
+
+def sources() -> dict[str, LibSource]:
+    """The library's functions (``EXPANDM_FUNCTIONS``), each from the corpus, glibc's flt-32 or ours."""
+    out: dict[str, LibSource] = {}
+    for f in corpus():
+        if f.name in EXPANDM_FUNCTIONS:
+            out[f.name] = LibSource(f.name, f.source, f.func, tuple(f.link), tuple(f.include_dirs))
+    flt32 = glibc_flt32_dir()
+    out["log2f"] = LibSource("log2f", flt32 / "e_log2f.c", "__log2f", (flt32 / "e_log2f_data.c", flt32 / "math_errf.c"),
+                             (shim_dir(), flt32))
+    out["sqrtf"] = LibSource("sqrtf", MATHLIB_DIR / "expandm" / "sqrtf.c", "expandm_sqrtf", (), ())
+    missing = [n for n in EXPANDM_FUNCTIONS if n not in out]
+    if missing:
+        raise RuntimeError(f"no source for {', '.join(missing)}")
+    return {n: out[n] for n in EXPANDM_FUNCTIONS}
+
+
+# ------------------------------------------------------------------ targets
+
+
+def host_arch() -> str:
+    """This machine's architecture in the archives' names (``x86_64``, ``aarch64``, ``ppc64le``)."""
+    m = platform.machine().lower()
+    return {"amd64": "x86_64", "arm64": "aarch64", "ppc64el": "ppc64le"}.get(m, m)
+
+
+def isa_arches(isa_name: str) -> list[str]:
+    """The architectures whose archive holds ``isa_name``'s code (generic: every one)."""
+    arch = get_isa(isa_name).arch
+    return [arch] if arch else list(ARCHES)
+
+
+def arch_isas(arch: str) -> list[str]:
+    """The ISAs built into ``arch``'s archive, in table order."""
+    return [n for n in ISAS if get_isa(n).arch in (arch, None)]
+
+
+def arch_cc(arch: str) -> list[str]:
+    """The C compiler of ``arch`` (the one its ISA tables use)."""
+    for n in ISAS:
+        isa = get_isa(n)
+        if isa.arch == arch:
+            return list(isa.cc)
+    raise ValueError(f"no ISA table for architecture {arch}")
+
+
+def tool(cc: Sequence[str], name: str) -> str:
+    """The binutils program ``name`` (ar, nm) of compiler ``cc`` (``aarch64-linux-gnu-ar``)."""
+    c = cc[0]
+    return c[: -len("gcc")] + name if c.endswith("gcc") else name
+
+
+def unit_isa(arch: str, isa_name: str):
+    """The table of ``isa_name`` compiling for ``arch`` (generic with that architecture's compiler)."""
+    isa = get_isa(isa_name)
+    if isa.arch is None:
+        isa.cc = arch_cc(arch)
+    return isa
+
+
+def default_plan(isas: Iterable[str] | None = None, functions: Iterable[str] | None = None,
+                 arches: Iterable[str] | None = None) -> dict[str, list[str]]:
+    """``"<arch>/<isa>"`` -> functions: every ISA on every architecture (generic on each), filtered."""
+    fs = list(functions or EXPANDM_FUNCTIONS)
+    unknown = [f for f in fs if f not in EXPANDM_FUNCTIONS]
+    if unknown:
+        raise ValueError(f"not in the library: {', '.join(unknown)} (it has {', '.join(EXPANDM_FUNCTIONS)})")
+    want = list(isas or ISAS)
+    plan: dict[str, list[str]] = {}
+    for arch in arches or ARCHES:
+        for n in arch_isas(arch):
+            if n in want:
+                plan[f"{arch}/{n}"] = fs
+    return plan
+
+
+# ------------------------------------------------------------------ building one unit
+
+
+def run(cmd: Sequence[str | Path], cwd: Path | None = None) -> str:
+    """Run ``cmd``; its output, or RuntimeError with the command and its messages."""
+    p = subprocess.run([str(c) for c in cmd], cwd=cwd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"$ {' '.join(map(str, cmd))}\n{(p.stdout + p.stderr)[-6000:]}")
+    return p.stdout
+
+
+_RENAMES: dict[Path, list[str]] = {}
+_RENAMES_LOCK = threading.Lock()
+
+
+def internal_symbols(link: Iterable[Path], work: Path) -> list[str]:
+    """The global symbols glibc's link files define (``__logf_data``, ``__math_divzerof``, ...)."""
+    with _RENAMES_LOCK:
+        return _internal_symbols(link, work)
+
+
+def _internal_symbols(link: Iterable[Path], work: Path) -> list[str]:
+    out: list[str] = []
+    for src in link:
+        if src not in _RENAMES:
+            obj = work / f".syms-{src.stem}-{os.getpid()}-{threading.get_ident()}.o"
+            work.mkdir(parents=True, exist_ok=True)
+            run(["gcc", *LIB_CFLAGS, f"-I{shim_dir()}", f"-I{src.parent}", "-c", src, "-o", obj])
+            names = run(["nm", "--defined-only", "-g", "-P", obj]).split("\n")
+            obj.unlink()
+            _RENAMES[src] = sorted(ln.split()[0] for ln in names if ln.strip())
+        out += _RENAMES[src]
+    return sorted(set(out))
+
+
+def rename_flags(symbols: Iterable[str]) -> list[str]:
+    """``-D__logf_data=__expandm_logf_data``, ...: glibc's internal names, made the library's own."""
+    return [f"-D{s}={PREFIX}{s.lstrip('_')}" for s in symbols]
+
+
+def b_rename(isa_name: str, variant: str) -> str:
+    """The name an SSE unit gives its 'b' variant (the dispatcher chooses between sse2 and sse4.1)."""
+    return f"{PREFIX}{isa_name.replace('.', '')}_{variant}"
+
+
+def _entry_points(e, isa) -> tuple[str, list[str]]:
+    """(C definitions, prototypes) of ``_Exp_<f>_<isa>`` and ``..._masked`` over the static cores."""
+    rk = lane_kind(e.ret)
+    params = [f"{isa.vtype(lane_kind(p.type))} {p.name}" for p in e.params]
+    names = ", ".join(p.name for p in e.params)
+    plain, masked = expandm_symbol(e.scalar_name, isa), expandm_symbol(e.scalar_name, isa, True)
+    mparams = [f"{isa.mask_type()} _exp_mask", *params]
+    protos = [f"{isa.vtype(rk)} {plain}({', '.join(params)})", f"{isa.vtype(rk)} {masked}({', '.join(mparams)})"]
+    defs = (f"\n/* mathlib (python -m mathlib.libm): the entry points of {e.scalar_name} on {isa.name} */\n"
+            f"{protos[0]}\n{{\n    return {e.vector_name}({names});\n}}\n\n"
+            f"{protos[1]}\n{{\n    return {e.masked_name}(_exp_mask, {names});\n}}\n")
+    return defs, [p + ";" for p in protos]
+
+
+def _typedefs(isa, ks: Iterable[str]) -> list[str]:
+    """The typedefs the prototypes of a fresh natural-gang table's types need (generic vectors)."""
+    fresh = type(isa)()
+    for k in ks:
+        fresh.vtype(k)
+    fresh.mask_type()
+    return [ln for ln in fresh.prelude().splitlines() if ln.startswith("typedef")]
+
+
+def build_unit(out: Path, arch: str, isa_name: str, fn: LibSource) -> dict:
+    """Expand and compile ``fn`` for ``isa_name`` on ``arch``; returns (and stores) its metadata."""
+    tag = f"{arch}/{isa_name}/{fn.name}"
+    obj, meta_path = out / "obj" / f"{tag}.o", out / "obj" / f"{tag}.json"
+    if obj.exists() and meta_path.exists():
+        return json.loads(meta_path.read_text())
+    isa = unit_isa(arch, isa_name)
+    incs = [str(d) for d in fn.include_dirs]
+    renames = rename_flags(internal_symbols(fn.link, out / "obj"))
+    mod = read_file(str(fn.source), fn.source.read_text(), incs, cc=isa.cc)
+    res = expand_module(mod, isa, functions=[fn.func], abi=True)
+    (e,) = res.functions
+    if any(p.shape not in (None, "", "varying") or isinstance(p.type, T.Pointer) for p in e.params):
+        raise RuntimeError(f"{fn.name}: the library takes only varying value parameters")
+    # The variants get the public name (``_ZGVdN8v___logf`` -> ``_ZGVdN8v_logf``; the SSE units' go to
+    # the dispatcher) when compiled: the glibc sources #undef their own name, so not with -D __logf=logf.
+    pub = dataclasses.replace(e, scalar_name=fn.name)
+    variants = [v.name for v in abi.variants(pub, isa)]
+    final = [b_rename(isa_name, v) for v in variants] if isa.abi_letter == "b" else variants
+    extra = [f"-D{old.name}={new}" for old, new in zip(abi.variants(e, isa), final)]
+    defs, entry = _entry_points(pub, isa)
+    src = out / "src" / f"{tag}.c"
+    src.parent.mkdir(parents=True, exist_ok=True)
+    src.write_text(res.text + defs)
+    obj.parent.mkdir(parents=True, exist_ok=True)
+    tmp = obj.with_suffix(f".{os.getpid()}.o")
+    run([*isa.cc, *LIB_CFLAGS, *isa.cflags, *[f"-I{d}" for d in incs], *renames, *extra, "-c", src, "-o", tmp])
+    meta = {
+        "name": fn.name, "arch": arch, "isa": isa_name, "lanes": isa.lanes,
+        "ret": lane_kind(e.ret), "params": [[p.name, str(p.type), lane_kind(p.type)] for p in e.params],
+        "ret_ctype": str(e.ret), "effects": list(e.effects), "variants": variants,
+        "abi_protos": abi.variant_prototypes([pub], isa) if variants else [],
+        "entry_protos": entry, "typedefs": _typedefs(isa, [lane_kind(e.ret), *(lane_kind(p.type) for p in e.params)]),
+        "link": [str(p) for p in fn.link], "include_dirs": incs, "func": fn.func, "source": str(fn.source),
+    }
+    os.replace(tmp, obj)
+    meta_path.write_text(json.dumps(meta, indent=1) + "\n")
+    return meta
+
+
+def build_scalar(out: Path, arch: str, fn: LibSource) -> Path:
+    """The scalar reference object of ``fn`` for ``arch`` (public name, renamed internals)."""
+    obj = out / "obj" / arch / "scalar" / f"{fn.name}.o"
+    if obj.exists():
+        return obj
+    obj.parent.mkdir(parents=True, exist_ok=True)
+    tmp = obj.with_suffix(f".{os.getpid()}.o")
+    cc = arch_cc(arch)
+    run([*cc, *LIB_CFLAGS, *[f"-I{d}" for d in fn.include_dirs], *rename_flags(internal_symbols(fn.link, out / "obj")),
+         "-c", fn.source, "-o", tmp])
+    run([tool(cc, "objcopy"), f"--redefine-sym={fn.func}={fn.name}", tmp])
+    os.replace(tmp, obj)
+    return obj
+
+
+def build_data(out: Path, arch: str, src: Path, symbols: list[str]) -> Path:
+    """glibc's data or error-helper source ``src`` for ``arch``, its symbols renamed ``__expandm_*``."""
+    obj = out / "obj" / arch / "data" / f"{src.stem}.o"
+    if obj.exists():
+        return obj
+    obj.parent.mkdir(parents=True, exist_ok=True)
+    tmp = obj.with_suffix(f".{os.getpid()}.o")
+    run([*arch_cc(arch), *LIB_CFLAGS, f"-I{shim_dir()}", f"-I{src.parent}", *rename_flags(symbols), "-c", src,
+         "-o", tmp])
+    os.replace(tmp, obj)
+    return obj
+
+
+DISPATCH = """\
+/* mathlib: {name}'s SSE ('b') vector function ABI variants run the SSE4.1 code when the CPU has
+   SSE4.1, else the SSE2 code (GNU indirect functions, resolved once at load time). */
+typedef void (*__expandm_fn)(void);
+"""
+
+
+def build_dispatch(out: Path, name: str, variants: list[str], isas: list[str]) -> Path:
+    """The ifunc object defining ``name``'s 'b' variants over the sse2/sse4.1 units built (``isas``)."""
+    lines = [DISPATCH.format(name=name)]
+    for v in variants:
+        impl = {i: b_rename(i, v) for i in isas}
+        lines += [f"extern void {x}(void);" for x in impl.values()]
+        if len(impl) == 2:
+            pick = f"__builtin_cpu_supports(\"sse4.1\") ? {impl['sse4.1']} : {impl['sse2']}"
+        else:  # one unit built (a partial library): that one
+            pick = next(iter(impl.values()))
+        lines += [f"static __expandm_fn {PREFIX}resolve_{v}(void)", "{", "    __builtin_cpu_init();",
+                  f"    return {pick};", "}",
+                  f"void {v}(void) __attribute__((ifunc(\"{PREFIX}resolve_{v}\")));", ""]
+    src = out / "src" / "x86_64" / "dispatch" / f"{name}.c"
+    src.parent.mkdir(parents=True, exist_ok=True)
+    src.write_text("\n".join(lines))
+    obj = out / "obj" / "x86_64" / "dispatch" / f"{name}.o"
+    obj.parent.mkdir(parents=True, exist_ok=True)
+    run(["gcc", *LIB_CFLAGS, "-c", src, "-o", obj])
+    return obj
+
+
+# ------------------------------------------------------------------ the whole library
+
+
+def code_key() -> str:
+    """A hash of everything the library's contents depend on (expand, the tables, mathlib, the shim)."""
+    h = hashlib.sha256()
+    files = [p for d in ("expand", "emit", "predication", "frontends") for p in sorted((ROOT / d).glob("*.py"))]
+    files += [MATHLIB_DIR / "libm.py", MATHLIB_DIR / "corpus.py", *sorted((MATHLIB_DIR / "expandm").glob("*.c")),
+              *sorted(shim_dir().glob("*.h"))]
+    for p in files:
+        h.update(p.name.encode() + b"\0" + p.read_bytes())
+    h.update(str(glibc_flt32_dir()).encode())
+    return h.hexdigest()[:16]
+
+
+@contextmanager
+def locked(out: Path):
+    """Hold ``out/.lock`` (one builder per directory at a time)."""
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / ".lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def build(out: Path, plan: dict[str, list[str]], *, jobs: int = 2, log: Callable[[str], None] | None = None) -> Path:
+    """Build ``plan`` (``"<arch>/<isa>"`` -> functions) into ``out`` (objects already there for the same
+    code are kept), then write the archives, the header and the manifest for everything in ``out``."""
+    out = Path(out).resolve()
+    with locked(out):
+        key = code_key()
+        stamp = out / "obj" / "KEY"
+        if not stamp.exists() or stamp.read_text().strip() != key:
+            for d in ("obj", "src", "lib", "include"):
+                shutil.rmtree(out / d, ignore_errors=True)
+            stamp.parent.mkdir(parents=True, exist_ok=True)
+            stamp.write_text(key + "\n")
+        srcs = sources()
+        tasks = [(unit.split("/")[0], unit.split("/")[1], srcs[f]) for unit, fs in plan.items() for f in fs]
+        t0 = time.monotonic()
+
+        def one(task: tuple[str, str, LibSource]) -> dict:
+            arch, isa_name, fn = task
+            meta = build_unit(out, arch, isa_name, fn)
+            build_scalar(out, arch, fn)
+            if log:
+                log(f"expandm: {arch}/{isa_name}/{fn.name} ({time.monotonic() - t0:.0f} s)")
+            return meta
+
+        with ThreadPoolExecutor(max(1, jobs)) as pool:
+            list(pool.map(one, tasks))
+        finish(out)
+    return out
+
+
+def _metas(out: Path) -> list[dict]:
+    """The metadata of every unit built in ``out``."""
+    return [json.loads(p.read_text()) for p in sorted((out / "obj").glob("*/*/*.json"))]
+
+
+def finish(out: Path) -> None:
+    """Archives, header and manifest from every unit built in ``out``."""
+    metas = _metas(out)
+    srcs = sources()
+    manifest: dict = {"version": 1, "key": code_key(), "glibc": glibc_flt32_dir().parts[-4], "units": {},
+                      "archives": {}, "header": "include/expandm.h"}
+    for arch in ARCHES:
+        ms = [m for m in metas if m["arch"] == arch]
+        if not ms:
+            continue
+        cc = arch_cc(arch)
+        objs = [out / "obj" / arch / m["isa"] / f"{m['name']}.o" for m in ms]
+        names = sorted({m["name"] for m in ms})
+        link = sorted({Path(p) for n in names for p in srcs[n].link})
+        symbols = internal_symbols(link, out / "obj")
+        objs += [build_data(out, arch, s, symbols) for s in link]
+        if arch == "x86_64":
+            for n in names:
+                sse = [m for m in ms if m["name"] == n and m["isa"] in ("sse2", "sse4.1")]
+                if sse:
+                    objs.append(build_dispatch(out, n, sse[0]["variants"], [m["isa"] for m in sse]))
+        scalar = [build_scalar(out, arch, srcs[n]) for n in names]
+        libdir = out / "lib" / arch
+        libdir.mkdir(parents=True, exist_ok=True)
+        for lib, members in (("libexpandm.a", objs), ("libexpandm_scalar.a", scalar)):
+            tmp = libdir / f".{lib}.{os.getpid()}"
+            tmp.unlink(missing_ok=True)
+            run([tool(cc, "ar"), "rcs", tmp, *members])
+            os.replace(tmp, libdir / lib)
+        manifest["archives"][arch] = {"vector": f"lib/{arch}/libexpandm.a", "scalar": f"lib/{arch}/libexpandm_scalar.a",
+                                      "renamed": {s: f"{PREFIX}{s.lstrip('_')}" for s in symbols}}
+        for m in sorted(ms, key=lambda m: EXPANDM_FUNCTIONS.index(m["name"])):
+            u = manifest["units"].setdefault(f"{arch}/{m['isa']}", {"lanes": m["lanes"], "functions": []})
+            u["functions"].append(m["name"])
+    (out / "include").mkdir(parents=True, exist_ok=True)
+    (out / "include" / "expandm.h").write_text(header(metas))
+    (out / "expandm.json").write_text(json.dumps(manifest, indent=1) + "\n")
+
+
+def header(metas: list[dict]) -> str:
+    """``expandm.h``: declare-simd declarations and every entry point's prototype, per ISA."""
+    lines = ["/* expandm.h: mathlib's vector libm (python -m mathlib.libm), built by expand from glibc 2.36's",
+             "   scalar sources (and ours). Link lib/<arch>/libexpandm.a. Bit-exact with the scalar sources",
+             "   (lib/<arch>/libexpandm_scalar.a), round to nearest; no errno from the vector code's own",
+             "   operations (glibc's error helpers still set it, per active lane). */",
+             "#ifndef EXPANDM_H", "#define EXPANDM_H", "", "#include <stdint.h>", "",
+             "#pragma GCC diagnostic push", '#pragma GCC diagnostic ignored "-Wunknown-pragmas"', ""]
+    for name in SIMD_DECLARED:
+        ms = [m for m in metas if m["name"] == name]
+        built = {(m["arch"], m["isa"]) for m in ms}
+        arches = [a for a, need in ABI_ISAS.items() if all(any((a, i) in built for i in alts) for alts in need)]
+        if not arches:
+            continue
+        m = ms[0]
+        what, why = m["effects"]
+        if what and name in LIBM_NOT_CONST:
+            what, why = "", f"math.h declares libm's scalar {name} so: it may set errno"
+        params = ", ".join(f"{ct} {n}" for n, ct, _ in m["params"])
+        if what:
+            lines.append(f"/* {name}: declared {what} ({why}). */")
+        else:
+            lines.append(f"/* {name}: neither const nor pure ({why}): GCC 12 calls the variants from a loop "
+                         "under #pragma omp simd, or from any loop with -fno-math-errno. */")
+        lines += [f"#if {' || '.join(f'({ARCH_MACRO[a]})' for a in arches)}", "#pragma omp declare simd", "#endif",
+                  f"{'__attribute__((' + what + ')) ' if what else ''}{m['ret_ctype']} {name}({params});", ""]
+    lines += ["#pragma GCC diagnostic pop", ""]
+    for arch in ARCHES:
+        ms = [m for m in metas if m["arch"] == arch and get_isa(m["isa"]).arch == arch]
+        if not ms:
+            continue
+        lines.append(f"#if {ARCH_MACRO[arch]}")
+        if any(get_isa(m["isa"]).abi_letter == "d" for m in ms):
+            lines += ["#if defined(__AVX__) && !defined(__AVX2__) && !defined(EXPAND_ALLOW_AVX1)",
+                      "#error \"with -mavx GCC calls the AVX ('c', _ZGVc...) variants, which mathlib builds as AVX2 "
+                      "code: compile with -mavx2, or define EXPAND_ALLOW_AVX1 if AVX2 is certain\"", "#endif"]
+        lines += _isa_blocks(ms, set())
+        lines += [f"#endif /* {ARCH_MACRO[arch]} */", ""]
+    generic = [m for m in metas if m["isa"] == "generic"]
+    if generic:
+        lines.append("/* generic (GCC/Clang vector extensions): every architecture */")
+        lines += _isa_blocks(generic, set())
+    lines += ["#endif /* EXPANDM_H */", ""]
+    return "\n".join(lines)
+
+
+def _isa_blocks(ms: list[dict], seen: set[str]) -> list[str]:
+    """The header's prototypes of units ``ms``, one ``#if`` block per ISA (lines in ``seen`` once)."""
+    lines: list[str] = []
+    for isa_name in ISAS:
+        group = [m for m in ms if m["isa"] == isa_name]
+        if not group:
+            continue
+        isa = get_isa(isa_name)
+        body: list[str] = []
+        for m in sorted(group, key=lambda m: EXPANDM_FUNCTIONS.index(m["name"])):
+            for ln in [*m["typedefs"], *m["abi_protos"], *m["entry_protos"]]:
+                if ln not in seen:
+                    seen.add(ln)
+                    body.append(ln)
+        cond = isa.abi_macro
+        lines += ([f"#if {cond}"] if cond else []) + [f"#include {h}" for h in isa.headers] + body + \
+            (["#endif", ""] if cond else [""])
+    return lines
+
+
+# ------------------------------------------------------------------ on demand (expand --verify)
+
+
+def cache_root() -> Path:
+    """Where ``ensure`` builds: ``$EXPAND_CACHE_DIR``, else ``$XDG_CACHE_HOME/expand`` or ``~/.cache/expand``."""
+    env = os.environ.get("EXPAND_CACHE_DIR")
+    if env:
+        return Path(env).expanduser().resolve()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "expand"
+
+
+def ensure(isas: Sequence[str], functions: Sequence[str], out: Path | None = None) -> Path:
+    """A library directory with ``functions`` for ``isas`` (generic: the host's architecture), built
+    into ``out`` (default: the cache, ``<cache_root>/expandm-<code key>``) where missing."""
+    out = Path(out) if out is not None else cache_root() / f"expandm-{code_key()}"
+    plan: dict[str, list[str]] = {}
+    for n in isas:
+        arch = get_isa(n).arch or host_arch()
+        plan.setdefault(f"{arch}/{n}", [])
+        plan[f"{arch}/{n}"] += [f for f in functions if f not in plan[f"{arch}/{n}"]]
+    manifest = out / "expandm.json"
+    if manifest.exists():
+        have = json.loads(manifest.read_text())
+        if have.get("key") == code_key() and all(
+                set(fs) <= set(have["units"].get(u, {}).get("functions", [])) for u, fs in plan.items()):
+            return out
+    return build(out, plan)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m mathlib.libm`` / ``expand-libm``."""
+    ap = argparse.ArgumentParser(prog="expand-libm", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, default=ROOT / "build" / "expandm", help="output directory (build/expandm)")
+    ap.add_argument("--isa", action="append", choices=list(ISAS), help="ISAs (default: all)")
+    ap.add_argument("--arch", action="append", choices=list(ARCHES), help="architectures (default: all)")
+    ap.add_argument("--functions", help=f"comma-separated subset of {','.join(EXPANDM_FUNCTIONS)}")
+    ap.add_argument("--jobs", type=int, default=2, help="parallel expansions/compiles (default 2)")
+    args = ap.parse_args(argv)
+    try:
+        plan = default_plan(args.isa, args.functions.split(",") if args.functions else None, args.arch)
+    except ValueError as exc:
+        ap.error(str(exc))
+    missing = sorted(c for c in {arch_cc(u.split("/")[0])[0] for u in plan} if not shutil.which(c))
+    if missing:
+        print(f"expand-libm: missing compilers {', '.join(missing)} (see tests/setup-and-run.sh); "
+              "use --arch to build fewer architectures", file=sys.stderr)
+        return 2
+    t0 = time.monotonic()
+    out = build(args.out, plan, jobs=args.jobs, log=lambda s: print(s, file=sys.stderr))
+    print(f"wrote {out}/include/expandm.h, {', '.join(str(p.relative_to(out)) for p in sorted(out.glob('lib/*/*.a')))}"
+          f" ({time.monotonic() - t0:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,397 @@
+"""mathlib's vector libm and calls of libm functions in user code (issue 10, second part).
+
+* The library (``mathlib.libm``) builds for every ISA (here the parts the tests use, once per
+  session): every global symbol is ``_ZGV*``, ``_Exp_*`` or ``__expandm_*`` (glibc's tables and
+  error helpers renamed, so nothing clashes with libm.a); its header compiles for every target.
+* Each function of the library, called through its AVX2 entry point, equals the scalar glibc source
+  bit for bit (the verifier, edge + random inputs).
+* GCC calls it like libmvec: a plain loop over ``logf`` compiled with ``gcc -O3 -fopenmp-simd -mavx2``
+  against ``expandm.h`` calls ``_ZGVdN8v_logf`` (and ``_ZGVbN4v_logf`` for the tail: the ifunc
+  dispatcher), and its results equal glibc's ``logf`` source compiled here, bit for bit.
+* ``--vector-math=expand`` (the default): our shading kernel (``powf``, ``sqrtf``, ``floorf``,
+  if/else) expands with no per-lane call on any ISA and verifies bit-exact on all seven (NEON and
+  AltiVec under qemu); wider gangs call the library once per register.
+* ``libmvec``/``sleef``: the output calls their functions and ``--verify`` checks them in ULP mode;
+  the ULP distance itself against hand-computed cases.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from emit import ISAS, get_isa
+from expand import types as T
+from expand import vecmath
+from expand.cli import main as expand_main
+from expand.driver import expand_module
+from expand.verify import _ULP_CODE, Param, verify
+from frontends.pycparser_frontend import read_file
+from mathlib import libm
+
+ROOT = Path(__file__).resolve().parent.parent
+SHADE = ROOT / "mathlib" / "kernels" / "shade.c"
+QEMU_ISAS = ("neon", "altivec")
+#: the parts of the library the tests use: "<arch>/<isa>" -> functions
+PLAN = {
+    **{f"x86_64/{i}": ["logf", "powf"] for i in ("sse2", "sse4.1", "avx512")},
+    "x86_64/avx2": list(vecmath.EXPANDM_FUNCTIONS),
+    "x86_64/generic": ["powf", "floorf", "sqrtf"],
+    "aarch64/neon": ["powf"],
+    "ppc64le/altivec": ["powf"],
+}
+SYMBOL = re.compile(r"_ZGV[bcden][NM]\d+[vul]+_\w+|_Exp_\w+|__expandm_\w+")
+
+
+def missing_tools() -> list[str]:
+    need = ["gcc", "aarch64-linux-gnu-gcc", "powerpc64le-linux-gnu-gcc", "qemu-aarch64", "qemu-ppc64le"]
+    return [t for t in need if shutil.which(t) is None]
+
+
+def run(cmd: list, **kw) -> subprocess.CompletedProcess:
+    p = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=600, **kw)
+    assert p.returncode == 0, f"$ {' '.join(map(str, cmd))}\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}"
+    return p
+
+
+@pytest.fixture(scope="session")
+def lib(tmp_path_factory) -> Path:
+    assert not missing_tools(), f"needs {missing_tools()} (see tests/setup-and-run.sh)"
+    return libm.build(tmp_path_factory.mktemp("expandm"), PLAN)
+
+
+# ------------------------------------------------------------------ the library
+
+
+def test_archives_define_only_their_own_names(lib: Path) -> None:
+    for arch in ("x86_64", "aarch64", "ppc64le"):
+        nm = libm.tool(libm.arch_cc(arch), "nm")
+        vec = run([nm, "-g", "--defined-only", "-P", lib / "lib" / arch / "libexpandm.a"]).stdout
+        names = {ln.split()[0] for ln in vec.splitlines() if ln.strip() and not ln.endswith(":")}
+        assert names and all(SYMBOL.fullmatch(n) for n in names), sorted(n for n in names if not SYMBOL.fullmatch(n))
+        assert "__expandm_powf_log2_data" in names and "__expandm_math_oflowf" in names
+        tag = {"aarch64": "neon", "ppc64le": "altivec"}.get(arch, "avx2")
+        assert f"_Exp_powf_{tag}_masked" in names
+        undef = run([nm, "-u", lib / "lib" / arch / "libexpandm.a"]).stdout.split()
+        assert not [u for u in undef if u.startswith("__math_") or u.endswith("_data") and "expandm" not in u]
+        scalar = run([nm, "-g", "--defined-only", "-P", lib / "lib" / arch / "libexpandm_scalar.a"]).stdout
+        have = {ln.split()[0] for ln in scalar.splitlines() if ln.strip() and not ln.endswith(":")}
+        assert have == {f for u, fs in PLAN.items() if u.startswith(arch) for f in fs}
+    x86 = run(["nm", "-g", "--defined-only", "-P", lib / "lib/x86_64/libexpandm.a"]).stdout
+    for name in ("_ZGVbN4v_logf", "_ZGVbM4v_logf", "_ZGVdN8v_logf", "_ZGVcN8v_logf", "_ZGVeN16v_logf",
+                 "_ZGVdN8vv_powf", "_Exp_logf_sse2", "_Exp_logf_sse41_masked", "_Exp_floorf_generic"):
+        assert re.search(rf"^{name} [TiI] ", x86, re.M), name
+    manifest = json.loads((lib / "expandm.json").read_text())
+    assert manifest["units"]["x86_64/avx2"]["functions"] == list(vecmath.EXPANDM_FUNCTIONS)
+    assert manifest["archives"]["aarch64"]["renamed"]["__powf_log2_data"] == "__expandm_powf_log2_data"
+    assert libm.ensure(["avx2"], ["logf"], out=lib) == lib  # already there: nothing to build
+
+
+@pytest.mark.parametrize("target", ["sse2", "avx2", "avx512", "avx1", "aarch64", "ppc64le"])
+def test_header_compiles_for_every_target(lib: Path, tmp_path: Path, target: str) -> None:
+    flags = {"sse2": ["gcc"], "avx2": ["gcc", "-mavx2"], "avx512": ["gcc", "-mavx512f"], "avx1": ["gcc", "-mavx"],
+             "aarch64": ["aarch64-linux-gnu-gcc"], "ppc64le": ["powerpc64le-linux-gnu-gcc", "-mvsx"]}[target]
+    src = tmp_path / "h.c"
+    src.write_text('#include <math.h>\n#include "expandm.h"\nfloat f(float x) { return logf(x) + powf(x, x); }\n')
+    p = subprocess.run([*flags, "-O2", "-fopenmp-simd", "-Wall", "-Werror", f"-I{lib / 'include'}", "-c", src,
+                        "-o", tmp_path / "h.o"], capture_output=True, text=True)
+    if target == "avx1":  # GCC would call the 'c' variants, which are AVX2 code
+        assert p.returncode != 0 and "EXPAND_ALLOW_AVX1" in p.stderr
+    else:
+        assert p.returncode == 0, p.stderr
+
+
+def test_header_declares_what_gcc_should_call(lib: Path) -> None:
+    h = (lib / "include" / "expandm.h").read_text()
+    assert re.search(r"#pragma omp declare simd\n#endif\nfloat logf\(float x\);", h)  # not const: errno
+    assert "float floorf(float x);" not in h  # GCC's own vroundps is faster: no declare simd
+    assert "__m256 _ZGVdN8v_logf(__m256 x);" in h and "__m512 _Exp_powf_avx512_masked(__mmask16 _exp_mask" in h
+    assert "float32x4_t _ZGVnN4vv_powf(float32x4_t x, float32x4_t y);" in h
+    assert "__vector float _Exp_powf_altivec(__vector float x, __vector float y);" in h
+
+
+@pytest.mark.parametrize("name", vecmath.EXPANDM_FUNCTIONS)
+def test_every_function_through_the_library_equals_its_source(lib: Path, name: str) -> None:
+    src = libm.sources()[name]
+    isa = get_isa("avx2")
+    meta = json.loads((lib / "obj" / "x86_64" / "avx2" / f"{name}.json").read_text())
+    types = {"f32": T.FLOAT, "i32": T.INT}
+    params = [Param(n, types[k]) for n, _, k in meta["params"]]
+    vname = vecmath.expandm_symbol(name, isa)
+    decl = (f"#include <immintrin.h>\nextern {isa.vtype(meta['ret'])} {vname}("
+            f"{', '.join(isa.vtype(k) for _, _, k in meta['params'])});\n")
+    rep = verify(scalar_sources=[src.source], scalar_name=src.func, vector_c=decl, vector_name=vname, params=params,
+                 ret=types[meta["ret"]], isa=isa, include_dirs=list(src.include_dirs),
+                 link_files=[*src.link, lib / "lib/x86_64/libexpandm.a"], n_random=20_000)
+    assert rep.ok and rep.mismatches == 0, rep.summary + "\n" + rep.details
+
+
+# ------------------------------------------------------------------ GCC's vectorizer calls it
+
+
+LOOPS = r"""#include <math.h>
+#include "expandm.h"
+void loop_plain(float *restrict y, const float *restrict x, int n)
+{
+    for (int i = 0; i < n; i++)
+        y[i] = logf(x[i]);
+}
+void loop_simd(float *restrict y, const float *restrict x, int n)
+{
+#pragma omp simd
+    for (int i = 0; i < n; i++)
+        y[i] = logf(x[i]);
+}
+"""
+
+MAIN = r"""#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+float ref_logf(float);
+void loop_plain(float *restrict y, const float *restrict x, int n);
+void loop_simd(float *restrict y, const float *restrict x, int n);
+static uint64_t s = 0x9E3779B97F4A7C15ull;
+static uint32_t rnd(void) { uint64_t z = (s += 0x9E3779B97F4A7C15ull); z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+                            z = (z ^ (z >> 27)) * 0x94D049BB133111EBull; return (uint32_t)(z ^ (z >> 31)); }
+#define N 4101  /* 512 gangs of 8, then 4 for _ZGVbN4v_logf and 1 scalar */
+static float x[N], y[N];
+int main(void)
+{
+    long bad = 0, total = 0;
+    for (int round = 0; round < 120; round++) {
+        for (int i = 0; i < N; i++) {
+            uint32_t b = round < 20 ? (uint32_t)(round * N + i) * 0x000FFFF1u : rnd();  /* edges: every exponent */
+            static const uint32_t e[12] = {0, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0x7fa00000u,
+                                           1, 0x807fffffu, 0x3f800000u, 0xbf800000u, 0x3f7fffffu, 0x3f800001u};
+            if (round == 0 && i < 12)
+                b = e[i];
+            memcpy(&x[i], &b, 4);
+        }
+        for (int v = 0; v < 2; v++) {
+            (v ? loop_simd : loop_plain)(y, x, N);
+            for (int i = 0; i < N; i++) {
+                float r = ref_logf(x[i]);
+                uint32_t a, c;
+                memcpy(&a, &r, 4);
+                memcpy(&c, &y[i], 4);
+                total++;
+                if (a != c && bad++ < 5) printf("x=%08x ref %08x loop %08x\n", (unsigned)(round * N + i), a, c);
+            }
+        }
+    }
+    printf("%ld of %ld differ\n", bad, total);
+    return bad != 0;
+}
+"""
+
+
+def test_gcc_loop_calls_our_logf_bit_exact(lib: Path, tmp_path: Path) -> None:
+    (tmp_path / "loops.c").write_text(LOOPS)
+    (tmp_path / "main.c").write_text(MAIN)
+    run(["gcc", "-O3", "-fopenmp-simd", "-fno-math-errno", "-mavx2", "-Wall", f"-I{lib / 'include'}", "-c",
+         "loops.c", "-o", "loops.o"], cwd=tmp_path)
+    dis = run(["objdump", "-dr", "loops.o"], cwd=tmp_path).stdout
+    for fn in ("loop_plain", "loop_simd"):
+        body = dis[dis.index(f"<{fn}>:"):]
+        body = body[:body.find("\n\n")]
+        assert "_ZGVdN8v_logf" in body and "_ZGVbN4v_logf" in body, body[-2000:]
+    # without -fno-math-errno logf is not const (errno): only the #pragma omp simd loop calls the variant
+    run(["gcc", "-O3", "-fopenmp-simd", "-mavx2", "-Wall", f"-I{lib / 'include'}", "-c", "loops.c", "-o", "l2.o"],
+        cwd=tmp_path)
+    dis2 = run(["objdump", "-dr", "l2.o"], cwd=tmp_path).stdout
+    assert "_ZGVdN8v_logf" in dis2[dis2.index("<loop_simd>:"):]
+    assert "_ZGVdN8v_logf" not in dis2[dis2.index("<loop_plain>:"):dis2.index("<loop_simd>:")]
+    # the reference: glibc's logf source, compiled here on its own (its internal names renamed apart)
+    flt32 = libm.glibc_flt32_dir()
+    ren = ["-D__logf=ref_logf", "-D__logf_data=ref_logf_data", *[f"-D__math_{n}f=ref_{n}f" for n in
+                                                                 ("oflow", "uflow", "may_uflow", "divzero", "invalid")]]
+    objs = []
+    for src in ("e_logf.c", "e_logf_data.c", "math_errf.c"):
+        objs.append(tmp_path / f"ref_{src}.o")
+        run(["gcc", "-O2", "-ffp-contract=off", f"-I{libm.shim_dir()}", f"-I{flt32}", *ren, "-c", flt32 / src, "-o",
+             objs[-1]])
+    run(["gcc", "-O2", "-c", "main.c", "-o", "main.o"], cwd=tmp_path)
+    run(["gcc", "main.o", "loops.o", *objs, lib / "lib/x86_64/libexpandm_scalar.a", lib / "lib/x86_64/libexpandm.a",
+         "-lm", "-o", "t"], cwd=tmp_path)
+    p = run([tmp_path / "t"])
+    assert "0 of 984240 differ" in p.stdout, p.stdout
+
+
+# ------------------------------------------------------------------ --vector-math=expand in user code
+
+
+def _code(text: str) -> str:
+    """The C text without comments (the scalar source lines heading each group)."""
+    return re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+
+
+@pytest.mark.parametrize("isa_name", list(ISAS))
+def test_shade_kernel_no_per_lane_call_and_bit_exact(lib: Path, tmp_path: Path, isa_name: str, capsys) -> None:
+    isa = get_isa(isa_name)
+    vm = vecmath.VectorMath(["expand"], lib)
+    res = expand_module(read_file(str(SHADE), SHADE.read_text(), cc=isa.cc), isa, vector_math=vm)
+    code = _code(res.text)
+    assert "for (int lane" not in code and "_lanes" not in code
+    assert not re.search(r"\b(powf|sqrtf|floorf|__builtin_\w+)\s*\(", code), code
+    tag = vecmath.isa_tag(isa)
+    assert f"_Exp_powf_{tag}_masked(" in code  # under the if: inactive lanes compute nothing
+    called = {n for (_, n) in vm.used}
+    assert called == ({"powf", "floorf", "sqrtf"} if isa_name == "generic" else {"powf"})
+    out = tmp_path / "shade.c"
+    n = "20000" if isa_name in QEMU_ISAS else "60000"
+    rc = expand_main([str(SHADE), "--isa", isa_name, "--vector-math-lib", str(lib), "-o", str(out), "--verify",
+                      "--random", n])
+    text = capsys.readouterr().out
+    assert rc == 0 and re.search(r": \d+ inputs .*, 0 mismatches$", text.strip()), text
+
+
+@pytest.mark.parametrize("isa_name,lanes", [("avx2", 16), ("sse4.1", 8), ("neon", 8), ("generic", 8)])
+def test_wider_gangs_call_once_per_register(lib: Path, tmp_path: Path, isa_name: str, lanes: int, capsys) -> None:
+    isa = get_isa(isa_name, lanes)
+    res = expand_module(read_file(str(SHADE), SHADE.read_text(), cc=isa.cc), isa,
+                        vector_math=vecmath.VectorMath(["expand"], lib))
+    code = _code(res.text)
+    if isa_name == "generic":  # one vector type per gang: a gang of 8 has no library call of 4 (per lane)
+        assert "for (int lane" in code and "_Exp_powf_generic" not in code
+    else:
+        tag = vecmath.isa_tag(isa)
+        assert re.search(rf"_Exp_powf_{tag}_masked\(a0\.v\[1\], a1\.v\[1\], a2\.v\[1\]\)", code), code
+        assert "for (int lane" not in code
+    rc = expand_main([str(SHADE), "--isa", isa_name, "--lanes", str(lanes), "--vector-math-lib", str(lib), "--verify",
+                      "--random", "10000", "-o", str(tmp_path / "w.c")])
+    text = capsys.readouterr().out
+    assert rc == 0 and "0 mismatches" in text, text
+
+
+def test_none_and_own_functions_stay_per_lane(lib: Path, tmp_path: Path, capsys) -> None:
+    src = tmp_path / "own.c"
+    src.write_text("#include <math.h>\nfloat powf(float x, float y) { return x * y; }\n"
+                   "float k(float x) { return powf(x, 2.0f) + logf(x); }\n")
+    out = tmp_path / "own_out.c"
+    assert expand_main([str(src), "--isa", "avx2", "--functions", "k", "--vector-math-lib", str(lib), "-o",
+                        str(out)]) == 0
+    code = _code(out.read_text())
+    assert "_Exp_logf_avx2(" in code and "_Exp_powf" not in code  # the file's own powf is not libm's
+    assert expand_main([str(SHADE), "--isa", "avx2", "--vector-math", "none", "-o", str(out)]) == 0
+    assert "for (int lane" in out.read_text() and "_Exp_powf" not in out.read_text()
+    assert expand_main([str(SHADE), "--isa", "avx2", "--vector-math", "bogus", "-o", str(out)]) == 2
+    assert expand_main([str(SHADE), "--vector-math-lib", str(tmp_path), "-o", str(out)]) == 2  # no library there
+    capsys.readouterr()
+
+
+# ------------------------------------------------------------------ libmvec and SLEEF: ULP mode
+
+# (Only operations that keep a ULP bound: a sum of two results can cancel, and the difference of the
+# sum can then be any number of ULP.)
+PEERS = r"""#include <math.h>
+float k(float x) { if (x > 1.0f) return logf(x) * 0.5f; return powf(x, 3.5f); }
+float s(float x) { return sinf(x); }
+"""
+
+
+@pytest.mark.parametrize("mode,isa_name,names", [
+    ("libmvec", "avx2", ["_ZGVdN8v_logf(", "_ZGVdN8vv_powf(", "_ZGVdN8v_sinf("]),
+    ("libmvec", "sse4.1", ["_ZGVbN4v_logf(", "_ZGVbN4vv_powf("]),
+    ("sleef", "avx512", ["Sleef_logf16_u10avx512f(", "Sleef_powf16_u10avx512f(", "Sleef_sinf16_u10avx512f("]),
+    ("sleef", "sse2", ["Sleef_logf4_u10sse2(", "Sleef_powf4_u10sse2("]),
+    ("expand,sleef", "avx2", ["_Exp_logf_avx2_masked(", "_Exp_powf_avx2_masked(", "Sleef_sinf8_u10avx2("]),
+])
+def test_libmvec_and_sleef_verify_in_ulp_mode(lib: Path, tmp_path: Path, mode: str, isa_name: str, names: list[str],
+                                              capsys) -> None:
+    src = tmp_path / "peers.c"
+    src.write_text(PEERS)
+    out = tmp_path / "peers_out.c"
+    rc = expand_main([str(src), "--isa", isa_name, "--vector-math", mode, "--vector-math-lib", str(lib), "-o",
+                      str(out), "--verify", "--random", "30000"])
+    text = capsys.readouterr().out
+    code = _code(out.read_text())
+    for n in names:
+        assert n in code, n
+    assert "for (int lane" not in code
+    bound = 5 if mode == "libmvec" else 2
+    lines = [ln for ln in text.splitlines() if ln.startswith("verify:")]
+    want = rf", 0 mismatches, largest difference [0-{bound}] ULP \(bound {bound}\)$"
+    assert len(lines) == 2 and all(re.search(want, ln) for ln in lines), text
+    assert rc == 0
+
+
+def test_ulp_mode_catches_what_the_bound_excludes(tmp_path: Path) -> None:
+    src = tmp_path / "one.c"
+    src.write_text("#include <math.h>\nfloat k(float x) { return logf(x); }\n")
+    isa = get_isa("avx2")
+    vm = vecmath.VectorMath(["libmvec"])
+    res = expand_module(read_file(str(src), src.read_text()), isa, vector_math=vm)
+    needs = vm.link(isa)
+    assert needs.libs == ["mvec"] and needs.ulp_bound == 5 and not needs.link_files
+    (e,) = res.functions
+    kw = dict(scalar_sources=[src], scalar_name="k", vector_c=res.text, vector_name=e.vector_name,
+              params=[Param("x", T.FLOAT)], ret=T.FLOAT, isa=isa, libs=("mvec", "m"), n_random=20_000)
+    rep = verify(**kw, ulp_bound=5)
+    assert rep.ok and rep.max_ulp is not None and 1 <= rep.max_ulp <= 5, rep.summary
+    strict = verify(**kw, ulp_bound=0)
+    assert not strict.ok and strict.mismatches > 0 and "by 1 ULP" in strict.details, strict.summary
+    exact = verify(**kw)  # bit for bit: those differences and any of NaN payloads
+    assert exact.mismatches >= strict.mismatches
+
+
+ULP_CASES = r"""#include <stdint.h>
+#include <stdio.h>
+%s
+int main(void)
+{
+    struct { int size; uint64_t a, b, want; } c[] = {
+        {4, 0x3f800000, 0x3f800001, 1}, {4, 0x3f800001, 0x3f800000, 1}, {4, 0x3f800000, 0x3f7fffff, 1},
+        {4, 0x00000000, 0x80000000, 1}, {4, 0x00000001, 0x80000001, 2}, {4, 0x7fc00000, 0xffa00001, 0},
+        {4, 0x7fc00000, 0x3f800000, UINT64_MAX}, {4, 0x7f800000, 0x7f800000, 0},
+        {4, 0x7f800000, 0x7f7fffff, UINT64_MAX}, {4, 0x7f800000, 0xff800000, UINT64_MAX},
+        {4, 0x40000000, 0x3f800000, 0x800000}, {4, 0xbf800000, 0xbf800003, 3},
+        {8, 0x3ff0000000000000, 0x3ff0000000000002, 2}, {8, 0x8000000000000000, 0x0000000000000000, 1},
+        {8, 0x7ff8000000000000, 0x7ff0000000000001, 0}, {8, 0x7ff0000000000000, 0x3ff0000000000000, UINT64_MAX},
+        {8, 0x0000000000000002, 0x8000000000000001, 3},
+    };
+    int bad = 0;
+    for (unsigned i = 0; i < sizeof c / sizeof c[0]; i++)
+        if (vfy_ulp(c[i].size, c[i].a, c[i].b) != c[i].want) { printf("case %%u\n", i); bad++; }
+    (void)vfy_ulp_seen;
+    printf("%%d bad\n", bad);
+    return bad;
+}
+"""
+
+
+def test_ulp_distance(tmp_path: Path) -> None:
+    (tmp_path / "u.c").write_text(ULP_CASES % _ULP_CODE)
+    run(["gcc", "-O2", "-Wall", "-Werror", "u.c", "-o", "u"], cwd=tmp_path)
+    assert "0 bad" in run([tmp_path / "u"]).stdout
+
+
+def test_peer_names_exist() -> None:
+    """The libmvec and SLEEF names the tables give are the libraries' own (nm, sleef.h)."""
+    mvec = run(["nm", "-D", "--defined-only", "/lib/x86_64-linux-gnu/libmvec.so.1"]).stdout
+    have = {re.sub(r"@.*", "", ln.split()[-1]) for ln in mvec.splitlines() if ln.strip()}
+    for name in vecmath.LIBMVEC_FUNCTIONS:
+        k = "f32" if name.endswith("f") and name[:-1] in vecmath.LIBMVEC_FUNCTIONS else "f64"
+        for isa_name in ("sse2", "avx2", "avx512"):
+            f = vecmath.VectorMath(["libmvec"]).lookup(get_isa(isa_name), name, k, vecmath.LIBM[name][1])
+            assert f is not None and f.symbol in have, (name, isa_name)
+    sleef_h = Path("/usr/include/x86_64-linux-gnu/sleef.h").read_text()
+    for base in vecmath.SLEEF_FUNCTIONS:
+        for name, k in ((base + "f", "f32"), (base, "f64")):
+            for isa_name in ("sse2", "sse4.1", "avx2", "avx512"):
+                f = vecmath.VectorMath(["sleef"]).lookup(get_isa(isa_name), name, k, vecmath.LIBM[name][1])
+                assert f is not None and re.search(rf"\b{f.symbol}\(", sleef_h), (name, isa_name)
+
+
+def test_libm_command_line(lib: Path, tmp_path: Path) -> None:
+    p = run([sys.executable, "-m", "mathlib.libm", "--out", lib, "--arch", "x86_64", "--isa", "generic", "--functions",
+             "floorf"], cwd=ROOT)
+    assert "include/expandm.h" in p.stdout and (lib / "lib/x86_64/libexpandm.a").is_file()
+    bad = subprocess.run([sys.executable, "-m", "mathlib.libm", "--out", tmp_path, "--functions", "expf"], cwd=ROOT,
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "not in the library" in bad.stderr
