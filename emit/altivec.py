@@ -239,16 +239,19 @@ class Altivec(RegIsa):
             return f"vec_splats({s.strip()}LL)"
         return f"vec_splats((long long)({s}))" if k == "i64" else f"vec_splats((long long)({t})({s}))"
 
+    def _splat_reg(self, k: str, scalar: str) -> str:
+        """One register of ``scalar``. powerpc GCC 12 crashes (ICE in gimplify_expr) on vec_splats of
+        an expression with comparisons or ?: (tests/fuzz_regressions/altivec_splat_expression.c): such
+        an expression is splatted as a helper's parameter."""
+        if not re.fullmatch(r"[\w.+\-]+|\(\w+(\s\w+)*\)\s*\(?[\w.+\-]+\)?", scalar.strip()):
+            name = self._func(f"_exp_splat1_{k}", self.regtype(k), [f"{scalar_ctype(k)} s"],
+                              f"    return {self._splat1(k, 's')};\n")
+            return f"{name}({scalar})"
+        return self._splat1(k, scalar)
+
     def splat(self, k: str, scalar: str) -> str:
         if self.nregs(k) == 1:
-            if not re.fullmatch(r"[\w.+\-]+|\(\w+(\s\w+)*\)\s*\(?[\w.+\-]+\)?", scalar.strip()):
-                # powerpc GCC 12 crashes (ICE in gimplify_expr) on vec_splats of an expression with
-                # comparisons or ?: (tests/fuzz_regressions/altivec_splat_expression.c): splat a
-                # parameter of a helper instead.
-                name = self._func(f"_exp_splat1_{k}", self.vtype(k), [f"{scalar_ctype(k)} s"],
-                                  f"    return {self._splat1(k, 's')};\n")
-                return f"{name}({scalar})"
-            return self._splat1(k, scalar)
+            return self._splat_reg(k, scalar)
         return self._lift(f"_exp_splat_{k}", self.vtype(k), self.nregs(k), [Arg(scalar_ctype(k), scalar)],
                           lambda _j, x: self._splat1(k, x))
 
@@ -352,10 +355,19 @@ class Altivec(RegIsa):
         if c is not None:
             cnt = f"vec_splats({c}{'ull' if wide else 'u'})"
             return self._map(f"_exp_{OPNAMES[op]}{c}_{k}", k, lambda x: fix(f"{intr}({x}, {cnt})"), a)
-        st = "unsigned long long" if wide else "unsigned int"
         return self._lift(f"_exp_{OPNAMES[op]}u_{k}", self.vtype(k), self.nregs(k),
                           [self.gang_arg(k, a), Arg("int", n)],
-                          lambda _j, x, m: fix(f"{intr}({x}, vec_splats(({st})({m})))"))
+                          lambda _j, x, m: fix(f"{intr}({x}, {self._count_reg(wide, m)})"))
+
+    def _count_reg(self, wide: bool, m: str) -> str:
+        """A register of unsigned shift counts ``m`` (through a helper when ``m`` is an expression:
+        powerpc GCC 12 crashes on vec_splats of some, tests/fuzz_regressions/altivec_shift_count.c)."""
+        st = "unsigned long long" if wide else "unsigned int"
+        if re.fullmatch(r"[\w.+\-]+", m.strip()):
+            return f"vec_splats(({st})({m}))"
+        name = self._func(f"_exp_count_u{64 if wide else 32}", VU64 if wide else VU32, [f"{st} s"],
+                          "    return vec_splats(s);\n")
+        return f"{name}({m})"
 
     def unop(self, op: str, k: str, a: str) -> str:
         if op not in ("-", "~") or (op == "~" and is_float(k)):

@@ -7,7 +7,7 @@ i64/u64 -> ``_Exp_i64x16`` (2 x ``__m512i``). With 32 lanes every kind takes twi
 
 A mask is a mask register: ``__mmask16`` (``__mmask32`` for 32 lanes), bit i = lane i. Comparisons
 are ``_mm512_cmp*_mask``; a gang of several registers compares register by register and joins the
-partial masks (``(__mmask16)((__mmask16)m0 | (__mmask16)m1 << 8)``); selects split the mask again
+partial masks (``_mm512_kunpackb(m1, m0)``); selects split the mask again
 (register j of a 64-bit kind takes ``(__mmask8)(m >> 8 * j)``). Mask logic is plain C on the mask
 integer. No vector-of-booleans emulation anywhere.
 
@@ -130,8 +130,16 @@ class Avx512(RegIsa):
     def _mask_join(self, parts: Sequence[str], k: str) -> str:
         """The gang mask from per-register masks ``parts`` of a gang of kind ``k``."""
         mt, rl = self.mask_type(), self.reg_lanes(k)
-        return f"({mt})(" + " | ".join(
-            f"({mt}){p}" if j == 0 else f"({mt}){p} << {j * rl}" for j, p in enumerate(parts)) + ")"
+        if len(parts) == 1:
+            return f"({mt}){parts[0]}"
+        # kunpack, not (m0 | m1 << 8): GCC 12 crashes (ICE in simplify_subreg) on the shift-or of
+        # constant masks (expand-fuzz; tests/fuzz_regressions/avx512_mask_join.c)
+        ps = list(parts)
+        while len(ps) > 1:
+            unpack, wide = ("_mm512_kunpackb", "__mmask16") if rl == 8 else ("_mm512_kunpackw", "__mmask32")
+            ps = [f"{unpack}(({wide}){ps[i + 1]}, ({wide}){ps[i]})" for i in range(0, len(ps), 2)]
+            rl *= 2
+        return f"({mt}){ps[0]}"
 
     def _to_mask(self, name: str, k: str, fn: Callable[..., str], *gangs: str) -> str:
         """The mask of ``fn(reg, reg, ...)`` (a per-register mask) over gangs of kind ``k``."""
