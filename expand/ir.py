@@ -423,6 +423,24 @@ def vars_read(e: Expr) -> set[Symbol]:
     return {n.sym for n in e.walk() if isinstance(n, Var)}
 
 
+def stmt_reads(t: Stmt) -> set[Symbol]:
+    """Variables one linear statement reads in its own expressions (not in nested bodies): an
+    assignment's value (and a non-variable target's address), an expression, a BreakIf's
+    condition, a MaskedLoop's active mask."""
+    r: set[Symbol] = set()
+    if isinstance(t, Assign):
+        r |= vars_read(t.value)
+        if not isinstance(t.target, Var):
+            r |= vars_read(t.target)
+    elif isinstance(t, ExprStmt):
+        r |= vars_read(t.expr)
+    elif isinstance(t, BreakIf):
+        r |= vars_read(t.cond)
+    elif isinstance(t, MaskedLoop) and t.active is not None:
+        r.add(t.active)
+    return r
+
+
 def is_pure(e: Expr) -> bool:
     """True when evaluating ``e`` has no side effects and cannot fault (no calls, loads, division)."""
     for n in e.walk():

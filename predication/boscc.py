@@ -50,6 +50,7 @@ from expand.ir import (
     UniformIf,
     Var,
     flatten,
+    stmt_reads,
     vars_read,
 )
 
@@ -281,18 +282,8 @@ def _all_lanes(stmts: list[Stmt], m: Symbol) -> list[Stmt]:
 
 
 def _reads(t: Stmt) -> set[Symbol]:
-    r: set[Symbol] = set()
-    if isinstance(t, Assign):
-        r |= vars_read(t.value)
-        if not isinstance(t.target, Var):
-            r |= vars_read(t.target)
-    elif isinstance(t, ExprStmt):
-        r |= vars_read(t.expr)
-    elif isinstance(t, BreakIf):
-        r |= vars_read(t.cond)
-    elif isinstance(t, MaskedLoop) and t.active is not None:
-        r.add(t.active)
-    elif isinstance(t, Guard):
+    r = stmt_reads(t)
+    if isinstance(t, Guard):
         r.add(t.mask)
     m = getattr(t, "mask", None)
     if isinstance(m, Symbol):

@@ -39,6 +39,7 @@ from expand.ir import (
     Unary,
     Var,
     flatten,
+    stmt_reads,
     vars_read,
 )
 from expand.lower import NameMaker
@@ -311,25 +312,12 @@ def decide_blends(lin: Linear) -> None:
 
 
 def _mentions(t: Stmt) -> list[Symbol]:
-    out = list(_reads_one(t))
+    out = list(stmt_reads(t))
     if isinstance(t, Assign) and isinstance(t.target, Var):
         out.append(t.target.sym)
     return out
 
 
-def _reads_one(t: Stmt) -> set[Symbol]:
-    r: set[Symbol] = set()
-    if isinstance(t, Assign):
-        r |= vars_read(t.value)
-        if not isinstance(t.target, Var):
-            r |= vars_read(t.target)
-    elif isinstance(t, ExprStmt):
-        r |= vars_read(t.expr)
-    elif isinstance(t, BreakIf):
-        r |= vars_read(t.cond)
-    elif isinstance(t, MaskedLoop) and t.active is not None:
-        r.add(t.active)
-    return r
 
 
 def _decide_region(stmts: list[Stmt], cfg: CFG | None, block_of: dict, final_reads: set[Symbol],
@@ -346,7 +334,7 @@ def _decide_region(stmts: list[Stmt], cfg: CFG | None, block_of: dict, final_rea
             for i, t in enumerate(s.body):
                 if isinstance(t, MaskedLoop):
                     continue
-                for v in _reads_one(t):
+                for v in stmt_reads(t):
                     if v not in first_def:
                         early.add(v)
                 if isinstance(t, Assign) and isinstance(t.target, Var):
