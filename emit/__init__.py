@@ -44,7 +44,8 @@ def get_isa(name: str, lanes: int | None = None) -> Isa:
     return getattr(importlib.import_module(mod), cls)(lanes)
 
 
-def _cpu_flags() -> set[str]:
+def cpu_flags() -> set[str]:
+    """The host's CPU feature flags (from /proc/cpuinfo; empty elsewhere)."""
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("flags"):
@@ -59,7 +60,7 @@ def default_isa() -> str:
     m = platform.machine().lower()
     order: list[str] = []
     if m in ("x86_64", "amd64"):
-        f = _cpu_flags()
+        f = cpu_flags()
         if {"avx512f", "avx512bw", "avx512dq", "avx512vl"} <= f:
             order.append("avx512")
         if {"avx2", "fma"} <= f:

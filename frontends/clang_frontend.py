@@ -77,6 +77,8 @@ from expand.ir import (
 )
 from expand.mathcalls import signature as math_signature
 
+from .csemantics import COMPARISONS, is_null_pointer_constant, null_comparison
+
 try:  # libclang is optional (the [test] extra): read_file_any falls back to pycparser without it
     import clang.cindex as ci
 except ImportError:  # pragma: no cover - depends on the environment
@@ -315,24 +317,8 @@ _BASIC_WORDS = {"void", "_Bool", "char", "short", "int", "long", "signed", "unsi
                 "__int128", "_Complex", "__signed__", "__signed"}
 _QUALIFIERS = {"const", "volatile", "restrict", "__restrict", "__restrict__", "__const", "__volatile__",
                "__volatile"}
-_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 
 
-def is_null_pointer_constant(e: Expr) -> bool:
-    """C11 6.3.2.3: an integer constant expression 0, or one cast to a pointer type (``NULL``)."""
-    if isinstance(e, Const) and isinstance(e.type, T.Pointer):
-        return e.value == 0
-    return isinstance(e.type, T.Int) and fold_int(e) == 0 and \
-        not any(isinstance(x, (Var, Call)) for x in e.walk())
-
-
-def null_comparison(a: Expr, b: Expr) -> tuple[Expr, Expr] | None:
-    """(pointer, null constant) when ``a == b`` compares a pointer with a null pointer constant."""
-    if isinstance(a.type, T.Pointer) and is_null_pointer_constant(b) and not is_null_pointer_constant(a):
-        return a, b
-    if isinstance(b.type, T.Pointer) and is_null_pointer_constant(a) and not is_null_pointer_constant(b):
-        return b, a
-    return None
 
 
 def _system_header(file: str) -> bool:
@@ -1470,7 +1456,7 @@ class ClangReader:
             t = self.agree(T.INT, c.type, c, "type") if check_result else T.INT
             return Binary(t, op, a if a is p else null, b if b is p else null)
         if isinstance(a.type, (T.Pointer, T.Array)) or isinstance(b.type, (T.Pointer, T.Array)):
-            if op in _COMPARISONS:
+            if op in COMPARISONS:
                 raise error(co, f"pointer comparison ('{op}') is not supported",
                             "only comparisons of a pointer with a null pointer constant (p == 0) are")
             raise error(co, f"pointer arithmetic ('{op}') is not supported", "index arrays with a[i] instead")
@@ -1493,7 +1479,7 @@ class ClangReader:
         ta = self.agree(t, lc.type, lc, "converted type") if lc is not None else t
         tb = self.agree(t, rc.type, rc, "converted type") if rc is not None else t
         a, b = self.convert(a, ta), self.convert(b, tb)
-        if op in _COMPARISONS:
+        if op in COMPARISONS:
             r = self.agree(T.INT, c.type, c, "type") if check_result else T.INT
             return Binary(r, op, a, b)
         if check_result:

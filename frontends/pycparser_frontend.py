@@ -53,6 +53,8 @@ from expand.ir import (
 )
 from expand.mathcalls import signature as math_signature
 
+from .csemantics import COMPARISONS, is_null_pointer_constant, null_comparison
+
 CPP_FLAGS = ["-E", "-std=c11", "-D_Float128=double"]
 NESTING_HINT = "split deep expressions or blocks into several statements"
 
@@ -912,7 +914,7 @@ class Reader:
             null = Const(p.type, 0, "0")  # (the null constant in the pointer's type)
             return Binary(T.INT, op, a if a is p else null, b if b is p else null)
         if isinstance(a.type, (T.Pointer, T.Array)) or isinstance(b.type, (T.Pointer, T.Array)):
-            if op in _COMPARISONS:
+            if op in COMPARISONS:
                 raise error(co, f"pointer comparison ('{op}') is not supported",
                             "only comparisons of a pointer with a null pointer constant (p == 0) are")
             raise error(co, f"pointer arithmetic ('{op}') is not supported", "index arrays with a[i] instead")
@@ -1016,24 +1018,8 @@ class Reader:
         return Call(ft.ret, name, args, co)
 
 
-_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 
 
-def is_null_pointer_constant(e: Expr) -> bool:
-    """C11 6.3.2.3: an integer constant expression 0, or one cast to a pointer type (``NULL``)."""
-    if isinstance(e, Const) and isinstance(e.type, T.Pointer):
-        return e.value == 0
-    return isinstance(e.type, T.Int) and fold_int(e) == 0 and \
-        not any(isinstance(x, (Var, Call)) for x in e.walk())
-
-
-def null_comparison(a: Expr, b: Expr) -> tuple[Expr, Expr] | None:
-    """(pointer, null constant) when ``a == b`` compares a pointer with a null pointer constant."""
-    if isinstance(a.type, T.Pointer) and is_null_pointer_constant(b) and not is_null_pointer_constant(a):
-        return a, b
-    if isinstance(b.type, T.Pointer) and is_null_pointer_constant(a) and not is_null_pointer_constant(b):
-        return b, a
-    return None
 
 
 _NONLOCAL_JUMPS = {"setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp", "longjmp", "_longjmp", "siglongjmp",

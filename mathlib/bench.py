@@ -55,7 +55,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from emit import get_isa
+from emit import cpu_flags, get_isa
 from emit.isa import lane_kind, scalar_ctype
 from expand import types as T
 from expand.driver import expand_module
@@ -236,16 +236,6 @@ def make_inputs(spec: Spec, kinds: list[str], n: int, seed: int) -> dict[str, li
 
 # ------------------------------------------------------------------------------------------------
 # Host
-
-
-def cpu_flags() -> set[str]:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("flags"):
-                return set(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return set()
 
 
 def cpu_model() -> str:

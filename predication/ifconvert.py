@@ -278,16 +278,7 @@ def _target_var(t: Expr) -> Symbol | None:
 def _reads(s: Stmt) -> set[Symbol]:
     r: set[Symbol] = set()
     for t in flatten([s]):
-        if isinstance(t, Assign):
-            r |= vars_read(t.value)
-            if not isinstance(t.target, Var):
-                r |= vars_read(t.target)
-        elif isinstance(t, ExprStmt):
-            r |= vars_read(t.expr)
-        elif isinstance(t, BreakIf):
-            r |= vars_read(t.cond)
-        elif isinstance(t, MaskedLoop) and t.active is not None:
-            r.add(t.active)
+        r |= stmt_reads(t)
     return r
 
 
