@@ -414,6 +414,8 @@ class FunctionPrinter:
         self.cur_mask = s.mask  # an integer division in the condition runs only if some lane is on
         cond = self.scalar(s.cond)
         then, els = s.then, s.els
+        if self.uniform_select(cond, then, els):
+            return
         if not then:
             cond, then, els = f"!({cond})", els, []
         self.lines.append(f"{ind}if ({cond}) {{")
@@ -426,6 +428,27 @@ class FunctionPrinter:
             self.block(els)
             self.indent = ind
         self.lines.append(f"{ind}}}")
+
+    def uniform_select(self, cond: str, then: list[Stmt], els: list[Stmt]) -> bool:
+        """``x = c ? a : b;`` for a uniform ``if`` that assigns one uniform variable on each side
+        (the scalar ``?:`` it came from): GCC folds a condition such as ``(v - v) != 0`` and then
+        warns about a division by zero in the arm an ``if`` would keep but ``?:`` does not."""
+        if len(then) != 1 or len(els) != 1:
+            return False
+        a, b = then[0], els[0]
+        if not (isinstance(a, Assign) and isinstance(b, Assign) and isinstance(a.target, Var)
+                and isinstance(b.target, Var) and a.target.sym is b.target.sym):
+            return False
+        sym = a.target.sym
+        if sym.type == MASK or self.sh.is_varying_sym(sym) or isinstance(a.value, Call) \
+                or isinstance(b.value, Call):
+            return False
+        self.cur_mask = getattr(a, "mask", None)
+        va = self.scalar(a.value)
+        self.cur_mask = getattr(b, "mask", None)
+        vb = self.scalar(b.value)
+        self.lines.append(f"{self.indent}{sym.name} = ({cond}) ? {va} : {vb};")
+        return True
 
     def scatter(self, tgt: Index, value: Expr, m: Symbol | None) -> None:
         """``base[i] = v`` with a uniform base: one vector store when ``i`` is consecutive and every

@@ -870,11 +870,12 @@ def _run(cmd: list[str], what: str, cwd: Path, timeout: float) -> str:
     return p.stdout + p.stderr
 
 
-def precompiled_header(isa: IsaLike, d: Path) -> Path:
+def precompiled_header(isa: IsaLike, d: Path, cflags: Sequence[str] = ()) -> Path:
     """Write ``d/verify-pch-ISA.h`` (the standard and intrinsics headers every harness includes) and
-    precompile it with the harness's flags; return the header to pass as ``verify(pch=...)``.
-    Many checks for one ISA (the fuzzer's) save most of their compile time this way."""
-    tag = re.sub(r"\W", "_", f"{isa.name}-{isa.lanes}")
+    precompile it with the harness's flags (plus ``cflags``, as given to ``verify``); return the
+    header to pass as ``verify(pch=...)``. Many checks for one ISA (the fuzzer's) save most of their
+    compile time this way."""
+    tag = re.sub(r"\W", "_", "-".join([isa.name, str(isa.lanes), *cflags]))
     h = d / f"verify-pch-{tag}.h"
     if Path(f"{h}.gch").exists():
         return h
@@ -883,7 +884,7 @@ def precompiled_header(isa: IsaLike, d: Path) -> Path:
            "<unistd.h>"]
     h.write_text("".join(f"#include {x}\n" for x in [*std, *getattr(isa, "headers", [])]))
     tmp = d / f".{h.name}.{os.getpid()}.gch"
-    _run(list(isa.cc) + COMPILE_FLAGS + list(isa.cflags) + ["-x", "c-header", str(h), "-o", str(tmp)],
+    _run(list(isa.cc) + COMPILE_FLAGS + list(isa.cflags) + list(cflags) + ["-x", "c-header", str(h), "-o", str(tmp)],
          "precompiling the headers", d, COMPILE_TIMEOUT)
     os.replace(tmp, f"{h}.gch")
     return h
@@ -895,7 +896,7 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
            libs: Sequence[str] = ("m",), constants: Sequence[int | float] = (), n_random: int = 100_000,
            seed: int = 1, workdir: Path | None = None, keep: bool = False,
            call_log: bool = False, nan_bits: bool = True, pch: Path | None = None,
-           ulp_bound: int | None = None) -> VerifyReport:
+           ulp_bound: int | None = None, cflags: Sequence[str] = ()) -> VerifyReport:
     """Compare ``scalar_name`` (from ``scalar_sources``) with ``vector_name`` (in ``vector_c``) bit for bit.
 
     ``call_log``: also compare the calls recorded with ``vfy_log_record`` (see the module docstring).
@@ -908,6 +909,7 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
     (libmvec, SLEEF): a float result (or float behind a pointer) matches when within ``ulp_bound``
     units in the last place of the scalar one (NaN matches NaN, an infinity only itself, +0 and -0
     are 1 apart); integer results still compare exactly. The summary gives the largest difference.
+    ``cflags``: more compiler flags for every file (scalar sources and harness alike).
     """
     params = list(params)
     head = f"verify: {scalar_name} vs {vector_name} [{isa.name}, {isa.lanes} lanes]"
@@ -941,7 +943,7 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
         (wd / "vector.c").write_text(vector_c)
         (wd / "harness.c").write_text(harness_c)
         cpp = [f"-I{d}" for d in include_dirs] + [f"-D{d}" for d in defines] + [f"-U{u}" for u in undefs]
-        base = list(isa.cc) + COMPILE_FLAGS + list(isa.cflags)
+        base = list(isa.cc) + COMPILE_FLAGS + list(isa.cflags) + list(cflags)
         src_dirs = _dedupe_paths(Path(s).resolve().parent for s in scalar_sources)
         objs: list[str] = []
         try:
