@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .isa import RegIsa, check_math, is_float, is_signed, kind_bits, scalar_ctype, uint_kind
-from .sse41 import ROUND, Sse41, _join_lo32, _not, _pow2
+from .sse41 import ROUND, Sse41, _join_lo32, _not
 
 ZERO = "_mm_setzero_si128()"
 
@@ -147,7 +147,7 @@ class Sse2(Sse41):
 
     def shift(self, op: str, k: str, a: str, n: str, n_uniform: bool) -> str:
         if op == "<<" and not n_uniform and self._int32(k):
-            return self._map(f"_exp_shlv_{k}", k, lambda x, c: self._mul32(k, x, _pow2(c)), a, n)
+            return self._map(f"_exp_shlv_{k}", k, lambda x, c: self._mul32(k, x, self._pow2(c)), a, n)
         return super().shift(op, k, a, n, n_uniform)
 
     # ------------------------------------------------------------------ comparisons, select, masks

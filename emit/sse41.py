@@ -52,12 +52,6 @@ def _not(m: str) -> str:
     return f"_mm_xor_si128({m}, {ONES})"
 
 
-def _pow2(n: str) -> str:
-    """2^n in each 32-bit lane of ``n`` (counts 0..31; 2^31 comes out as INT32_MIN)."""
-    return (f"_mm_cvttps_epi32(_mm_castsi128_ps(_mm_add_epi32(_mm_slli_epi32({n}, 23), "
-            "_mm_set1_epi32(0x3f800000))))")
-
-
 def _join_lo32(p0: str, p1: str) -> str:
     """The low 32 bits of each 64-bit lane of ``p0`` then ``p1`` (both ``__m128i``)."""
     return (f"_mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps({p0}), _mm_castsi128_ps({p1}), "
@@ -254,6 +248,19 @@ class Sse41(RegIsa):
                               f"_mm_blend_epi16(_mm_{s}_epi64(x, n), _mm_{s}_epi64(x, _mm_unpackhi_epi64(n, n)), "
                               "0xF0)")
 
+    def _pow2(self, n: str) -> str:
+        """2^n in each 32-bit lane of ``n`` (counts 0..31), for a left shift by a per-lane count as a
+        multiplication. Built as a float and truncated; 2^31 is out of int range, where cvttps gives
+        INT32_MIN at run time but GCC 12 folds a constant one to INT32_MAX: 31 goes in as 30 and that
+        product is doubled (expand-fuzz 2026-136)."""
+        fn = self._func("_exp_pow2_epi32", "__m128i", ["__m128i n"],
+                        "    __m128i is31 = _mm_cmpeq_epi32(n, _mm_set1_epi32(31));\n"
+                        "    __m128i e = _mm_add_epi32(_mm_slli_epi32(_mm_add_epi32(n, is31), 23), "
+                        "_mm_set1_epi32(0x3f800000));\n"
+                        "    __m128i p = _mm_cvttps_epi32(_mm_castsi128_ps(e));\n"
+                        "    return _mm_add_epi32(p, _mm_and_si128(p, is31));\n")
+        return f"{fn}({n})"
+
     def shift(self, op: str, k: str, a: str, n: str, n_uniform: bool) -> str:
         if op not in ("<<", ">>") or is_float(k):
             raise ValueError(f"shift {op!r} on {k}")
@@ -263,7 +270,7 @@ class Sse41(RegIsa):
             name = f"_exp_{OPNAMES[op]}{'u' if n_uniform else 'v'}_{k}"
             fix = (lambda e: self._fix(k, e)) if op == "<<" else (lambda e: e)
             if not n_uniform and op == "<<":
-                return self._map(name, k, lambda x, c: self._fix(k, f"_mm_mullo_epi32({x}, {_pow2(c)})"), a, n)
+                return self._map(name, k, lambda x, c: self._fix(k, f"_mm_mullo_epi32({x}, {self._pow2(c)})"), a, n)
             if not n_uniform:
                 fn = self._srv32(s == "sra")
                 return self._map(name, k, lambda x, c: f"{fn}({x}, {c})", a, n)
