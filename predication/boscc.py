@@ -19,8 +19,9 @@ it saves (blends at the ISA's ``boscc_blend_cost``, stores, safe divisors, gathe
 least ``ALL_LANES_PAYBACK`` times the test: the extra test is paid whenever some lane is off, so
 with S = 2T the copy pays once every lane is on in more than a third of the runs (S >= 8 blends on
 SSE4.1/NEON/AltiVec, 6 on AVX2, 4 on AVX-512, 3 on SSE2 and generic, where a blend is 3 ops).
-Not for regions marked unlikely (every lane is then almost never on); a region marked likely,
-which ``auto`` does not guard, gets ``if (all(m)) { copy } else { region }``.
+Not for regions marked unlikely (every lane is then almost never on), nor, with no hint, inside
+loops; a region ``auto`` does not guard gets ``if (all(m)) { copy } else { region }`` on the same
+terms (``copy_alone``).
 """
 
 from __future__ import annotations
@@ -145,9 +146,8 @@ class _Guarder:
             if inner and m in self.defined and self.worth(a, inner):
                 out.append(Guard(inner[0].coord, m, inner))
                 self.head[out[-1]] = a
-            elif inner and m in self.defined and self.mode == "auto" and a.hint is True \
-                    and self.saving(inner, m) >= ALL_LANES_PAYBACK * self.test_cost:
-                out.append(Guard(inner[0].coord, m, inner, any_test=False))  # likely: no all-false test
+            elif inner and m in self.defined and self.mode == "auto" and self.copy_alone(a, inner, m):
+                out.append(Guard(inner[0].coord, m, inner, any_test=False))  # no all-false test
                 self.head[out[-1]] = a
             else:
                 out.extend(inner)
@@ -173,6 +173,18 @@ class _Guarder:
         if self.loop_depth:
             return False
         return self.plain_cost is not None and cost >= self.plain_cost
+
+    def copy_alone(self, a: BasicBlock, body: list[Stmt], m: Symbol) -> bool:
+        """Whether a region ``auto`` does not guard still gets its all-lanes copy, as
+        ``if (all(m)) { copy } else { region }``: when the copy saves ``ALL_LANES_PAYBACK`` times
+        the test, unless the source marks the region unlikely (every lane is then almost never on)
+        or, with no hint, inside a loop (the loop already tests its mask every iteration). This is
+        what makes glibc's main paths fast: in powf and logf the main computation runs under the
+        join of the lanes no special case returned, which no hint covers, and every lane is on in
+        the common range."""
+        if a.hint is False or (a.hint is None and self.loop_depth):
+            return False
+        return self.saving(body, m) >= ALL_LANES_PAYBACK * self.test_cost
 
     def cost(self, s: Stmt) -> int:
         if isinstance(s, (MaskedLoop,)):
@@ -209,6 +221,8 @@ class _Guarder:
             else:
                 if not isinstance(s.target, Var):
                     n += 1 + self.blend_cost  # load-blend-store, or per-lane stores
+                    if s.target.type.size() < 4:
+                        n += 1  # and the widening of the loaded bytes or halves
                 elif s.blend:
                     n += self.blend_cost
                 for e in (s.value, s.target):

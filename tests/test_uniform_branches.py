@@ -266,12 +266,15 @@ def test_all_lanes_copy_in_a_loop(tmp_path: Path, isa_name: str) -> None:
 
 
 def test_auto_takes_the_all_lanes_copy_only_where_it_pays(tmp_path: Path) -> None:
-    # AVX2: a test costs 3 ops, so the copy needs >= 6 blends: the 9-blend region gets it, the
-    # 1-blend region inside does not; SSE4.1 guards no unhinted region in auto at all.
+    # A test costs 3 ops on AVX2 and 4 on SSE4.1, so the copy needs >= 6 / >= 8 blends: the 9-blend
+    # region gets it, the 1-blend region inside does not. Neither ISA guards an unhinted region
+    # this small against all-false lanes in auto, so the copy comes alone: if (all) {...} else {...}.
     body = check(tmp_path, BIG_REGION, "avx2", "auto")
     assert body.count("_mm256_testc_si256(") == 1  # the outer region only
-    assert "testc_si256(m_y_lt_77" not in body
-    assert "testc" not in expand(tmp_path, BIG_REGION, "sse4.1", "auto")[3]
+    assert "testc_si256(m_y_lt_77" not in body and "testz" not in body
+    assert "if (_mm256_testc_si256(m_x_gt_0x3e8, _mm256_set1_epi32(-1))) {" in body
+    sse = check(tmp_path, BIG_REGION, "sse4.1", "auto")
+    assert sse.count("_mm_testc_si128(") == 1 and "testz" not in sse
     assert not re.search(r"testc|testz", expand(tmp_path, BIG_REGION, "avx2", "off")[3])
     # inside loops auto adds no test per iteration
     assert "testc" not in expand(tmp_path, LOOP_REGION, "avx2", "auto")[3]
