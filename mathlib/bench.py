@@ -383,6 +383,7 @@ class Program:
     variants: list[str]
     notes: list[str] = field(default_factory=list)
     clone_calls: dict[str, list[str]] = field(default_factory=dict)
+    same_code: dict[str, str] = field(default_factory=dict)  # series -> an earlier series with the same C
     error: str | None = None
     input_note: str = ""
 
@@ -451,6 +452,10 @@ def _build(f: CorpusFunction, isa_name: str, wd: Path, prog: Program, *, n: int,
     texts: dict[str, tuple[str, object]] = {}
     for series, prefix, mode in modes:
         texts[series] = expand_text(f, isa_name, prefix, mode)
+        same = [o for o, op, _ in modes if o in texts and o != series
+                and texts[o][0].replace(op, "_Exp_") == texts[series][0].replace(prefix, "_Exp_")]
+        if same:
+            prog.same_code[series] = same[0]
     e = texts["vector"][1]
     args = [Arg(p.name, lane_kind(p.type.target if isinstance(p.type, T.Pointer) else p.type),
                 isinstance(p.type, T.Pointer)) for p in e.params]
@@ -788,11 +793,56 @@ def run_program(prog: Program, rounds: int, min_ms: float, procs: int = 3) -> di
         base = acc[s].get("scalar", {}).get("ns_per_element")
         for v, d in acc[s].items():
             d["speedup"] = base / d["ns_per_element"] if base and d["ns_per_element"] > 0 else None
+        if "BOSCC" in acc[s]:
+            acc[s]["BOSCC"]["paired"] = {o: paired_speed(acc[s]["BOSCC"], acc[s][o])
+                                         for o in ("vector", "BOSCC_all") if o in acc[s]}
     return acc
+
+
+def paired_speed(a: dict, b: dict) -> float:
+    """How much faster variant ``a`` runs than ``b``: the median over rounds of b's time / a's time in
+    the same round of the same process (the two ran back to back, so a slow spell of the machine
+    or a slow process moves both and cancels, which the ratio of two medians does not do)."""
+    return statistics.median(y / x for x, y in zip(a["samples"], b["samples"]) if x > 0)
 
 
 # ------------------------------------------------------------------------------------------------
 # Reports
+
+
+#: Issue 5's acceptance: auto at least as fast as off on these, and never 3% slower than the better
+#: of off and all on a corpus function.
+BOSCC_MUST_NOT_LOSE = ("logf", "powf", "floorf", "scalbnf", "roundf")
+BOSCC_TOLERANCE = 0.97
+
+
+def boscc_section(data: dict) -> list[str]:
+    """BOSCC ``auto`` against ``off`` and ``all``, from the paired per-round ratios (common range)."""
+    meta = data["meta"]
+    out: list[str] = []
+    for isa in meta["isas"]:
+        rows = []
+        for fn in meta["functions"]:
+            r = data["results"].get(isa, {}).get(fn)
+            d = (r or {}).get("common", {}).get("BOSCC") if r and "error" not in r else None
+            if not d or "paired" not in d:
+                continue
+            pv, pa = d["paired"].get("vector"), d["paired"].get("BOSCC_all")
+            same = r.get("same_code", {})
+            code = ", ".join(f"{LABELS[k]} = {LABELS[v]}" for k, v in same.items() if "BOSCC" in k)
+            best = min(x for x in (pv, pa) if x is not None)
+            ok = best >= BOSCC_TOLERANCE and (fn not in BOSCC_MUST_NOT_LOSE or pv is None or pv >= 1.0
+                                              or same.get("BOSCC") == "vector")
+            rows.append(f"| {fn} | {pv:.3f} | {pa:.3f} | {code or '-'} | {'ok' if ok else '**slower**'} |\n")
+        if rows:
+            out.append(f"\n## BOSCC auto against off and all, {isa} (common range)\n\n"
+                       "Speed of `auto` over each: the median over rounds of the other's time / auto's time in"
+                       " the same round of the same process (> 1: auto is faster). `ok`: auto is at least"
+                       f" {BOSCC_TOLERANCE:.2f} of the faster of off and all, and on"
+                       f" {', '.join(BOSCC_MUST_NOT_LOSE)} not slower than off (or the same code).\n\n"
+                       "| function | auto vs off | auto vs all | same C | |\n|---|---:|---:|---|---|\n")
+            out.extend(rows)
+    return out
 
 
 def fmt_ns(x: float) -> str:
@@ -888,6 +938,7 @@ def markdown(data: dict) -> str:
             names = sorted({m.group(0) for c in cc.get("gcc", []) if (m := re.match(r"_ZGV[a-z][MN]\d+[a-z0-9]*", c))})
             cells.append(", ".join(names) if names else "**none**")
         out.append(f"| {fn} | " + " | ".join(cells) + " |\n")
+    out.extend(boscc_section(data))
     slow = slower_than_peers(data)
     out.append(f"\n## Where the expanded code is slower than GCC clones or libmvec (common range, by"
                f" {SLOWER_THRESHOLD:.2f}x or more; the faster of vector and BOSCC)\n\n")
@@ -1060,6 +1111,7 @@ def bench(isas: list[str], functions: list[CorpusFunction], out: Path, *, rounds
             r2["variants"] = p.variants
             r2["notes"] = p.notes
             r2["clone_calls"] = p.clone_calls
+            r2["same_code"] = p.same_code
             results[p.isa][p.function] = r2
             c = r["common"]
             log(f"{p.isa:7} {p.function:12} scalar {c['scalar']['ns_per_element']:.3f} ns  " +

@@ -158,7 +158,8 @@ class _Guarder:
         """The cost model of ``auto`` (measured: see the README's BOSCC numbers). Regions with per-lane
         calls, gathers or loops are always guarded; regions the source marks likely never; regions
         marked unlikely when they do more work than the test; unmarked regions when the ISA's test
-        is cheap enough for their work (``plain_cost``: measured per ISA, None on SSE)."""
+        is cheap enough for their work (``plain_cost``: measured per ISA; None on SSE and AVX2, where
+        guards on unhinted rounding-function regions measured slower than none)."""
         if self.mode == "all":
             return True
         if a.hint is True:

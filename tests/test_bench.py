@@ -63,6 +63,33 @@ def test_quick_json_has_scalar_and_vector(quick: Path) -> None:
             assert r[s]["vector"]["mismatches"] == 0
             assert r[s]["expandm"]["mismatches"] == 0 and r[s]["expandm"]["ns_per_element"] > 0
         assert set(r["clone_calls"]) == {"gcc", "gcc_ntm"}
+        if meta["boscc"]:  # auto against off and all, paired per round
+            assert set(r["common"]["BOSCC"]["paired"]) == {"vector", "BOSCC_all"}
+            assert all(x > 0 for x in r["common"]["BOSCC"]["paired"].values())
+            assert set(r["same_code"]) <= {"BOSCC", "BOSCC_all"}
+    if meta["boscc"]:
+        assert "## BOSCC auto against off and all" in (quick / "bench.md").read_text()
+
+
+def test_paired_speed_cancels_a_slow_spell() -> None:
+    # the second half of the rounds ran on a machine twice as slow: both variants moved together
+    auto = {"samples": [1.0, 1.0, 1.0, 2.0, 2.0, 2.0]}
+    off = {"samples": [1.1, 1.1, 1.1, 2.2, 2.2, 2.2]}
+    assert bench.paired_speed(auto, off) == pytest.approx(1.1)
+
+
+def test_boscc_section_applies_the_acceptance_rule() -> None:
+    def entry(pv: float, pa: float) -> dict:
+        return {"common": {"BOSCC": {"paired": {"vector": pv, "BOSCC_all": pa}}}, "same_code": {}}
+    data = {"meta": {"isas": ["avx2"], "functions": ["logf", "truncf", "chroma", "mot"]},
+            "results": {"avx2": {"logf": entry(0.99, 1.2), "truncf": entry(0.99, 1.2), "chroma": entry(1.1, 0.96),
+                                 "mot": entry(1.3, 1.0)}}}
+    rows = {line.split(" | ")[0][2:]: line for line in "".join(bench.boscc_section(data)).splitlines()
+            if line.startswith("| ") and not line.startswith("| function")}
+    assert rows["logf"].endswith("**slower** |")  # must not lose to off on logf
+    assert rows["truncf"].endswith("ok |")  # 1% behind off is within 3% elsewhere
+    assert rows["chroma"].endswith("**slower** |")  # 4% behind all
+    assert rows["mot"].endswith("ok |")
 
 
 def test_inputs_are_the_same_for_every_variant_and_hit_rare_values() -> None:
