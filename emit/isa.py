@@ -140,6 +140,10 @@ class Isa:
     #: saves it per blend (predication/boscc.py); the all-lanes-on test is ``mask_all``.
     boscc_blend_cost: int = 1
 
+    def boscc_regs(self, t: CType) -> int:
+        """Registers one gang of C type ``t`` takes: a blend of it costs this many blends."""
+        return 1
+
     name: str = "generic"
     default_lanes: int = 4
     #: class-level defaults of the per-instance lists ``cflags``, ``headers``, ``cc``, ``run_prefix``
@@ -592,6 +596,12 @@ class RegIsa(Isa):
     def nregs(self, k: str) -> int:
         """Registers in one gang of kind ``k``."""
         return max(1, self.lanes * self.lane_bits(k) // self.reg_bits)
+
+    def boscc_regs(self, t: CType) -> int:
+        try:
+            return self.nregs(lane_kind(t))
+        except (KeyError, ValueError, TypeError):
+            return 1
 
     def reg_lanes(self, k: str) -> int:
         """Lanes of kind ``k`` in one register."""

@@ -163,7 +163,7 @@ def vectorize(fn: Function, isa, vname: str, prefix: str, expandable: set[str], 
     if dot is not None:
         dot.append(to_dot(lin))
     shapes = analyze(fn.params, lin.stmts, entry)
-    insert_guards(lin, boscc, isa.boscc_test_cost, isa.boscc_plain_cost, isa.boscc_blend_cost)
+    insert_guards(lin, boscc, isa.boscc_test_cost, isa.boscc_plain_cost, isa.boscc_blend_cost, isa.boscc_regs)
     printer = FunctionPrinter(isa, lin, shapes, prefix, set(expandable))
     text = printer.function(vname, used, entry)
     for s in flatten(lin.stmts):

@@ -27,6 +27,7 @@ terms (``copy_alone``).
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 
 from expand.cfg import BasicBlock
 from expand.ir import (
@@ -54,6 +55,7 @@ from expand.ir import (
     stmt_reads,
     vars_read,
 )
+from expand.types import CType
 
 from .ifconvert import Linear
 
@@ -62,14 +64,17 @@ ALL_LANES_PAYBACK = 2  # the all-lanes copy must save this many times its test (
 
 
 def insert_guards(lin: Linear, mode: str, test_cost: int = 4, plain_cost: int | None = None,
-                  blend_cost: int = 1) -> None:
+                  blend_cost: int = 1, regs: Callable[[CType], int] | None = None) -> None:
     """``test_cost``: ops a guard's test costs; ``plain_cost``: the work from which a region with no
     ``__builtin_expect`` hint is worth a test on this ISA (None: never); ``blend_cost``: ops of one
-    blend; all from the ISA table."""
+    blend; ``regs``: registers a gang of a C type takes (a blend of a double gang on SSE is two
+    blends); all from the ISA table."""
     if mode == "off":
         return
     g = _Guarder(lin, mode, test_cost, plain_cost)
     g.blend_cost = blend_cost
+    if regs is not None:
+        g.regs = regs
     # Only masks that survived dead code elimination can be tested (tests/fuzz_regressions/
     # boscc_uniform_guard.c: a region under a mask nobody else needed).
     g.defined = {s.target.sym for s in flatten(lin.stmts)
@@ -90,6 +95,7 @@ class _Guarder:
         self.block_of = lin.block_of
         self.mask = lin.block_mask
         self.blend_cost = 1
+        self.regs: Callable[[CType], int] = lambda t: 1
         self.head: dict[Guard, BasicBlock] = {}  # each guard's region head
 
     def head_of(self, b: BasicBlock, head: BasicBlock | None) -> BasicBlock | None:
@@ -185,7 +191,12 @@ class _Guarder:
         the common range."""
         if a.hint is False or (a.hint is None and self.loop_depth):
             return False
-        return self.saving(body, m) >= ALL_LANES_PAYBACK * self.test_cost
+        return self.saving(body, m) >= self.payback(a)
+
+    def payback(self, a: BasicBlock | None) -> int:
+        """What an all-lanes copy of region ``a`` must save: ``ALL_LANES_PAYBACK`` tests, or one test
+        where every lane is almost always on (``likely``)."""
+        return self.test_cost * (1 if a is not None and likely(a) else ALL_LANES_PAYBACK)
 
     def cost(self, s: Stmt) -> int:
         if isinstance(s, (MaskedLoop,)):
@@ -220,17 +231,19 @@ class _Guarder:
             elif isinstance(s.target, Var) and s.target.sym.type == MASK:
                 continue
             else:
+                blend = self.blend_cost * self.regs(s.target.type)
                 if not isinstance(s.target, Var):
-                    n += 1 + self.blend_cost  # load-blend-store, or per-lane stores
+                    n += 1 + blend  # load-blend-store, or per-lane stores
                     if s.target.type.size() < 4:
                         n += 1  # and the widening of the loaded bytes or halves
                 elif s.blend:
-                    n += self.blend_cost
+                    n += blend
                 for e in (s.value, s.target):
                     for x in e.walk():  # safe divisors and gather indexes
-                        if isinstance(x, Binary) and x.op in ("/", "%") and x.type.is_int() \
-                                or isinstance(x, Index) and not isinstance(x.index, Const):
-                            n += self.blend_cost
+                        if isinstance(x, Binary) and x.op in ("/", "%") and x.type.is_int():
+                            n += self.blend_cost * self.regs(x.type)
+                        elif isinstance(x, Index) and not isinstance(x.index, Const):
+                            n += self.blend_cost * self.regs(x.index.type)
         return n
 
     def add_all_lanes(self, stmts: list[Stmt]) -> None:
@@ -247,7 +260,7 @@ class _Guarder:
                 saved = self.saving(s.body, s.mask)
                 a = self.head.get(s)
                 if not s.any_test or saved and (self.mode == "all" or (
-                        (a is None or a.hint is not False) and saved >= ALL_LANES_PAYBACK * self.test_cost)):
+                        (a is None or a.hint is not False) and saved >= self.payback(a))):
                     s.all_body = _all_lanes(s.body, s.mask)
                 if not s.any_test:
                     s.resets = []  # the region runs whenever the copy does not
@@ -269,6 +282,16 @@ class _Guarder:
             if ret is not None:
                 read_outside |= vars_read(ret)
             g.resets = [m for m in defined if m in read_outside]
+
+
+def likely(a: BasicBlock) -> bool:
+    """Whether the source says block ``a`` runs almost always: reached by an edge marked likely, or
+    the join after a branch marked unlikely (glibc's main path after ``if (__glibc_unlikely
+    (special)) {...}``: only the lanes of the rare case could be off)."""
+    if a.hint is not None:
+        return a.hint
+    d = a.cfg.idom.get(a) if a.cfg is not None else None
+    return d is not None and any(s.hint is False for s in d.succs if s is not a)
 
 
 def _all_lanes(stmts: list[Stmt], m: Symbol) -> list[Stmt]:
