@@ -598,10 +598,9 @@ class RegIsa(Isa):
         return max(1, self.lanes * self.lane_bits(k) // self.reg_bits)
 
     def boscc_regs(self, t: CType) -> int:
-        try:
-            return self.nregs(lane_kind(t))
-        except (KeyError, ValueError, TypeError):
+        if not isinstance(t, (Int, Float)):  # pointers, masks: one register or none
             return 1
+        return self.nregs(lane_kind(t))
 
     def reg_lanes(self, k: str) -> int:
         """Lanes of kind ``k`` in one register."""

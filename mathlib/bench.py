@@ -824,15 +824,14 @@ def boscc_section(data: dict) -> list[str]:
         rows = []
         for fn in meta["functions"]:
             r = data["results"].get(isa, {}).get(fn)
-            d = (r or {}).get("common", {}).get("BOSCC") if r and "error" not in r else None
-            if not d or "paired" not in d:
+            d = r["common"].get("BOSCC") if r and "error" not in r else None
+            if not d or set(d.get("paired", ())) != {"vector", "BOSCC_all"}:
                 continue
-            pv, pa = d["paired"].get("vector"), d["paired"].get("BOSCC_all")
+            pv, pa = d["paired"]["vector"], d["paired"]["BOSCC_all"]
             same = r.get("same_code", {})
-            code = ", ".join(f"{LABELS[k]} = {LABELS[v]}" for k, v in same.items() if "BOSCC" in k)
-            best = min(x for x in (pv, pa) if x is not None)
-            ok = best >= BOSCC_TOLERANCE and (fn not in BOSCC_MUST_NOT_LOSE or pv is None or pv >= 1.0
-                                              or same.get("BOSCC") == "vector")
+            code = ", ".join(f"{LABELS[k]} = {LABELS[v]}" for k, v in same.items())
+            ok = min(pv, pa) >= BOSCC_TOLERANCE and (fn not in BOSCC_MUST_NOT_LOSE or pv >= 1.0
+                                                     or same.get("BOSCC") == "vector")
             rows.append(f"| {fn} | {pv:.3f} | {pa:.3f} | {code or '-'} | {'ok' if ok else '**slower**'} |\n")
         if rows:
             out.append(f"\n## BOSCC auto against off and all, {isa} (common range)\n\n"

@@ -189,14 +189,17 @@ class _Guarder:
         what makes glibc's main paths fast: in powf and logf the main computation runs under the
         join of the lanes no special case returned, which no hint covers, and every lane is on in
         the common range."""
-        if a.hint is False or (a.hint is None and self.loop_depth):
+        if a.hint is None and self.loop_depth:
             return False
-        return self.saving(body, m) >= self.payback(a)
+        return self.copy_pays(a, self.saving(body, m))
 
-    def payback(self, a: BasicBlock | None) -> int:
-        """What an all-lanes copy of region ``a`` must save: ``ALL_LANES_PAYBACK`` tests, or one test
-        where every lane is almost always on (``likely``)."""
-        return self.test_cost * (1 if a is not None and likely(a) else ALL_LANES_PAYBACK)
+    def copy_pays(self, a: BasicBlock | None, saved: int) -> bool:
+        """Whether an all-lanes copy of region ``a`` saving ``saved`` ops is worth its test: never in
+        a region marked unlikely; else ``ALL_LANES_PAYBACK`` tests' worth, or one test's where every
+        lane is almost always on (``likely``)."""
+        if a is not None and a.hint is False:
+            return False
+        return saved >= self.test_cost * (1 if a is not None and likely(a) else ALL_LANES_PAYBACK)
 
     def cost(self, s: Stmt) -> int:
         if isinstance(s, (MaskedLoop,)):
@@ -259,8 +262,7 @@ class _Guarder:
                 self.add_all_lanes(s.body)
                 saved = self.saving(s.body, s.mask)
                 a = self.head.get(s)
-                if not s.any_test or saved and (self.mode == "all" or (
-                        (a is None or a.hint is not False) and saved >= self.payback(a))):
+                if not s.any_test or saved and (self.mode == "all" or self.copy_pays(a, saved)):
                     s.all_body = _all_lanes(s.body, s.mask)
                 if not s.any_test:
                     s.resets = []  # the region runs whenever the copy does not
