@@ -79,9 +79,23 @@ PREFIX = "__expandm_"
 #: finitef itself, and a declare-simd declaration would make it call our (exact, slower) variant instead
 #: of vroundps (measured); their entry points are in the header all the same.
 SIMD_DECLARED = ("scalbnf", "roundf", "logf", "powf", "log2f")
-#: math.h declares these without ``const`` (libm's scalar versions may set errno): the header, which
-#: declares the scalar function too, promises no more than math.h, whatever the vector code does.
+#: math.h declares these without ``const`` (libm's scalar versions may set errno). The header declares
+#: them ``EXPANDM_ERRNO_CONST``: ``const`` (the promise ``-fno-math-errno`` makes GCC take for every libm
+#: function, without which GCC 12 calls no declare-simd variant of them from a plain loop) unless the
+#: user defines ``EXPANDM_MATH_ERRNO`` to keep math.h's contract.
 LIBM_NOT_CONST = ("sqrtf", "scalbnf", "logf", "powf", "log2f")
+#: The header's opt-out: errno kept (math.h's declarations) only on request, or const as -fno-math-errno.
+ERRNO_CONST_MACRO = [
+    "/* EXPANDM_ERRNO_CONST: logf, powf, log2f and scalbnf are declared const, the promise -fno-math-errno",
+    "   makes for every libm function: errno (glibc's error helpers set it per active lane, as the scalar",
+    "   code does) may go unset or unread where GCC drops or moves a call. Without it GCC 12 calls no",
+    "   declare-simd variant from a plain loop. Define EXPANDM_MATH_ERRNO before including this header to",
+    "   keep math.h's declarations (GCC then calls the variants under #pragma omp simd or -fno-math-errno). */",
+    "#if defined(EXPANDM_MATH_ERRNO) && !defined(__NO_MATH_ERRNO__)",
+    "#define EXPANDM_ERRNO_CONST",
+    "#else",
+    "#define EXPANDM_ERRNO_CONST __attribute__((__const__))",
+    "#endif", ""]
 #: The ISAs whose variants GCC calls from code for an architecture (all needed before it may).
 ABI_ISAS = {"x86_64": (("sse2", "sse4.1"), ("avx2",), ("avx512",)), "aarch64": (("neon",),)}
 
@@ -445,6 +459,7 @@ def header(metas: list[dict]) -> str:
              "   (lib/<arch>/libexpandm_scalar.a), round to nearest; no errno from the vector code's own",
              "   operations (glibc's error helpers still set it, per active lane). */",
              "#ifndef EXPANDM_H", "#define EXPANDM_H", "", "#include <stdint.h>", "",
+             *ERRNO_CONST_MACRO,
              "#pragma GCC diagnostic push", '#pragma GCC diagnostic ignored "-Wunknown-pragmas"', ""]
     for name in SIMD_DECLARED:
         ms = [m for m in metas if m["name"] == name]
@@ -454,16 +469,19 @@ def header(metas: list[dict]) -> str:
             continue
         m = ms[0]
         what, why = m["effects"]
-        if what and name in LIBM_NOT_CONST:
-            what, why = "", f"math.h declares libm's scalar {name} so: it may set errno"
         params = ", ".join(f"{ct} {n}" for n, ct, _ in m["params"])
-        if what:
+        if name in LIBM_NOT_CONST:
+            lines.append(f"/* {name}: EXPANDM_ERRNO_CONST (math.h: it may set errno; the vector code: {why}). */")
+            attr = "EXPANDM_ERRNO_CONST "
+        elif what:
             lines.append(f"/* {name}: declared {what} ({why}). */")
+            attr = f"__attribute__(({what})) "
         else:
             lines.append(f"/* {name}: neither const nor pure ({why}): GCC 12 calls the variants from a loop "
                          "under #pragma omp simd, or from any loop with -fno-math-errno. */")
+            attr = ""
         lines += [f"#if {' || '.join(f'({ARCH_MACRO[a]})' for a in arches)}", "#pragma omp declare simd", "#endif",
-                  f"{'__attribute__((' + what + ')) ' if what else ''}{m['ret_ctype']} {name}({params});", ""]
+                  f"{attr}{m['ret_ctype']} {name}({params});", ""]
     lines += ["#pragma GCC diagnostic pop", ""]
     for arch in ARCHES:
         ms = [m for m in metas if m["arch"] == arch and get_isa(m["isa"]).arch == arch]

@@ -109,7 +109,8 @@ def test_header_compiles_for_every_target(lib: Path, tmp_path: Path, target: str
 
 def test_header_declares_what_gcc_should_call(lib: Path) -> None:
     h = (lib / "include" / "expandm.h").read_text()
-    assert re.search(r"#pragma omp declare simd\n#endif\nfloat logf\(float x\);", h)  # not const: errno
+    # const as under -fno-math-errno, unless EXPANDM_MATH_ERRNO (test_gcc_loop_calls_our_logf_bit_exact)
+    assert re.search(r"#pragma omp declare simd\n#endif\nEXPANDM_ERRNO_CONST float logf\(float x\);", h)
     assert "float floorf(float x);" not in h  # GCC's own vroundps is faster: no declare simd
     assert "__m256 _ZGVdN8v_logf(__m256 x);" in h and "__m512 _Exp_powf_avx512_masked(__mmask16 _exp_mask" in h
     assert "float32x4_t _ZGVnN4vv_powf(float32x4_t x, float32x4_t y);" in h
@@ -194,19 +195,24 @@ int main(void)
 def test_gcc_loop_calls_our_logf_bit_exact(lib: Path, tmp_path: Path) -> None:
     (tmp_path / "loops.c").write_text(LOOPS)
     (tmp_path / "main.c").write_text(MAIN)
-    run(["gcc", "-O3", "-fopenmp-simd", "-fno-math-errno", "-mavx2", "-Wall", f"-I{lib / 'include'}", "-c",
-         "loops.c", "-o", "loops.o"], cwd=tmp_path)
-    dis = run(["objdump", "-dr", "loops.o"], cwd=tmp_path).stdout
-    for fn in ("loop_plain", "loop_simd"):
-        body = dis[dis.index(f"<{fn}>:"):]
-        body = body[:body.find("\n\n")]
-        assert "_ZGVdN8v_logf" in body and "_ZGVbN4v_logf" in body, body[-2000:]
-    # without -fno-math-errno logf is not const (errno): only the #pragma omp simd loop calls the variant
-    run(["gcc", "-O3", "-fopenmp-simd", "-mavx2", "-Wall", f"-I{lib / 'include'}", "-c", "loops.c", "-o", "l2.o"],
-        cwd=tmp_path)
-    dis2 = run(["objdump", "-dr", "l2.o"], cwd=tmp_path).stdout
-    assert "_ZGVdN8v_logf" in dis2[dis2.index("<loop_simd>:"):]
-    assert "_ZGVdN8v_logf" not in dis2[dis2.index("<loop_plain>:"):dis2.index("<loop_simd>:")]
+    def calls(flags: list[str], obj: str) -> dict[str, str]:
+        run(["gcc", "-O3", "-fopenmp-simd", "-mavx2", "-Wall", *flags, f"-I{lib / 'include'}", "-c", "loops.c",
+             "-o", obj], cwd=tmp_path)
+        dis = run(["objdump", "-dr", obj], cwd=tmp_path).stdout
+        bodies = {}
+        for fn in ("loop_plain", "loop_simd"):
+            body = dis[dis.index(f"<{fn}>:"):]
+            bodies[fn] = body[:body.find("\n\n")]
+        return bodies
+
+    # the literal command: the header declares logf const (as -fno-math-errno would), so both loops call it
+    for flags in ([], ["-fno-math-errno"]):
+        for fn, body in calls(flags, f"loops{len(flags)}.o").items():
+            assert "_ZGVdN8v_logf" in body and "_ZGVbN4v_logf" in body, (flags, fn, body[-2000:])
+    # EXPANDM_MATH_ERRNO keeps math.h's contract: logf may set errno, only the #pragma omp simd loop calls
+    kept = calls(["-DEXPANDM_MATH_ERRNO"], "kept.o")
+    assert "_ZGVdN8v_logf" in kept["loop_simd"] and "_ZGVdN8v_logf" not in kept["loop_plain"]
+    assert "_ZGVdN8v_logf" in calls(["-DEXPANDM_MATH_ERRNO", "-fno-math-errno"], "kept1.o")["loop_plain"]
     # the reference: glibc's logf source, compiled here on its own (its internal names renamed apart)
     flt32 = libm.glibc_flt32_dir()
     ren = ["-D__logf=ref_logf", "-D__logf_data=ref_logf_data", *[f"-D__math_{n}f=ref_{n}f" for n in
@@ -217,7 +223,7 @@ def test_gcc_loop_calls_our_logf_bit_exact(lib: Path, tmp_path: Path) -> None:
         run(["gcc", "-O2", "-ffp-contract=off", f"-I{libm.shim_dir()}", f"-I{flt32}", *ren, "-c", flt32 / src, "-o",
              objs[-1]])
     run(["gcc", "-O2", "-c", "main.c", "-o", "main.o"], cwd=tmp_path)
-    run(["gcc", "main.o", "loops.o", *objs, lib / "lib/x86_64/libexpandm_scalar.a", lib / "lib/x86_64/libexpandm.a",
+    run(["gcc", "main.o", "loops0.o", *objs, lib / "lib/x86_64/libexpandm_scalar.a", lib / "lib/x86_64/libexpandm.a",
          "-lm", "-o", "t"], cwd=tmp_path)
     p = run([tmp_path / "t"])
     assert "0 of 984240 differ" in p.stdout, p.stdout
