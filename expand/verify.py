@@ -896,7 +896,8 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
            libs: Sequence[str] = ("m",), constants: Sequence[int | float] = (), n_random: int = 100_000,
            seed: int = 1, workdir: Path | None = None, keep: bool = False,
            call_log: bool = False, nan_bits: bool = True, pch: Path | None = None,
-           ulp_bound: int | None = None, cflags: Sequence[str] = ()) -> VerifyReport:
+           ulp_bound: int | None = None, cflags: Sequence[str] = (),
+           scalar_cflags: Sequence[str] = ()) -> VerifyReport:
     """Compare ``scalar_name`` (from ``scalar_sources``) with ``vector_name`` (in ``vector_c``) bit for bit.
 
     ``call_log``: also compare the calls recorded with ``vfy_log_record`` (see the module docstring).
@@ -909,7 +910,9 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
     (libmvec, SLEEF): a float result (or float behind a pointer) matches when within ``ulp_bound``
     units in the last place of the scalar one (NaN matches NaN, an infinity only itself, +0 and -0
     are 1 apart); integer results still compare exactly. The summary gives the largest difference.
-    ``cflags``: more compiler flags for every file (scalar sources and harness alike).
+    ``cflags``: more compiler flags for every file (scalar sources and harness alike);
+    ``scalar_cflags``: and for the scalar sources after them (``-O0``: a reference no optimizer
+    pass of the compiler can get wrong).
     """
     params = list(params)
     head = f"verify: {scalar_name} vs {vector_name} [{isa.name}, {isa.lanes} lanes]"
@@ -953,7 +956,8 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
                     objs.append(str(src))
                     continue
                 obj = wd / f"{n}_{src.stem}.o"
-                _run(base + cpp + ["-c", str(src), "-o", str(obj)], f"compiling {src}", wd, COMPILE_TIMEOUT)
+                _run(base + list(scalar_cflags) + cpp + ["-c", str(src), "-o", str(obj)], f"compiling {src}", wd,
+                     COMPILE_TIMEOUT)
                 objs.append(str(obj))
             force = ["-include", str(pch)] if pch is not None else []
             _run(base + cpp + [f"-I{d}" for d in src_dirs] + force + ["-c", "harness.c", "-o", "harness.o"],

@@ -193,13 +193,16 @@ class _Guarder:
             return False
         return self.copy_pays(a, self.saving(body, m))
 
-    def copy_pays(self, a: BasicBlock | None, saved: int) -> bool:
+    def copy_pays(self, a: BasicBlock | None, saved: int, guarded: bool = False) -> bool:
         """Whether an all-lanes copy of region ``a`` saving ``saved`` ops is worth its test: never in
-        a region marked unlikely; else ``ALL_LANES_PAYBACK`` tests' worth, or one test's where every
-        lane is almost always on (``likely``)."""
+        a region marked unlikely; else ``ALL_LANES_PAYBACK`` tests' worth, or, where every lane is
+        almost always on (``likely``), one test's, or any saving at all when the region is guarded
+        anyway (its all-lanes test then replaces the all-false test on the common path)."""
         if a is not None and a.hint is False:
             return False
-        return saved >= self.test_cost * (1 if a is not None and likely(a) else ALL_LANES_PAYBACK)
+        if a is not None and likely(a):
+            return saved > 0 if guarded else saved >= self.test_cost
+        return saved >= self.test_cost * ALL_LANES_PAYBACK
 
     def cost(self, s: Stmt) -> int:
         if isinstance(s, (MaskedLoop,)):
@@ -262,7 +265,7 @@ class _Guarder:
                 self.add_all_lanes(s.body)
                 saved = self.saving(s.body, s.mask)
                 a = self.head.get(s)
-                if not s.any_test or saved and (self.mode == "all" or self.copy_pays(a, saved)):
+                if not s.any_test or saved and (self.mode == "all" or self.copy_pays(a, saved, guarded=True)):
                     s.all_body = _all_lanes(s.body, s.mask)
                 if not s.any_test:
                     s.resets = []  # the region runs whenever the copy does not
