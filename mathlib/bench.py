@@ -765,13 +765,16 @@ def run_program(prog: Program, rounds: int, min_ms: float, procs: int = 3) -> di
 
     The median is over the samples of every run: a state that slows one variant for a whole process
     (seen here: a GCC clone at 50x its usual time in about one process of four, never reproduced
-    alone) then moves no median, and the per-run medians in the JSON show it (``unstable``)."""
+    alone) then moves no median, and the per-run medians in the JSON show it (``unstable``). Every
+    run is pinned to the same CPU (the last one this process may use)."""
     assert prog.exe is not None
+    cpu = max(os.sched_getaffinity(0))  # one CPU for every run: no migration in the middle of a round
     procs = max(1, min(procs, rounds))
     per = [rounds // procs + (1 if k < rounds % procs else 0) for k in range(procs)]
     acc: dict[str, dict[str, dict]] = {s: {} for s in SETS}
     for r in per:
-        p = subprocess.run([str(prog.exe), str(r), str(min_ms)], capture_output=True, text=True, timeout=600)
+        p = subprocess.run([str(prog.exe), str(r), str(min_ms)], capture_output=True, text=True, timeout=600,
+                           preexec_fn=lambda: os.sched_setaffinity(0, {cpu}))
         if p.returncode != 0:
             raise RuntimeError(f"{prog.exe} exited {p.returncode}: {p.stderr[-2000:]}")
         for line in p.stdout.splitlines():
@@ -861,7 +864,7 @@ def markdown(data: dict) -> str:
     out = [f"# Speed of expanded functions (EXPAND Fig. 6 on x86)\n\n"
            f"- CPU: {meta['cpu']}; {meta['gcc']}; glibc {meta['glibc']}; SLEEF: {meta['sleef'] or 'not installed'}\n"
            f"- {meta['n']} elements per array (L1-resident), median of {meta['rounds']} interleaved rounds"
-           f" (spread over {meta['runs']} runs of each program) of"
+           f" (spread over {meta['runs']} runs of each program, each pinned to one CPU) of"
            f" >= {meta['min_ms']} ms of thread CPU time per variant; speedup = scalar ns / variant ns of the"
            f" same program run.\n"
            f"- BOSCC series: {boscc_line}.\n"
