@@ -60,7 +60,9 @@ FUZZ_CFLAGS = ("-frounding-math",)
 # take `(float)(uint64_t)-7` (vcvtusi2ssq: 2^64) and `(float)(unsigned)-7` (vcvtusi2ssl: 2^32) for one
 # value, a constant having no mode in RTL: the -O2 reference compared them equal
 # (tests/fuzz_regressions/avx512_unsigned_convert_cse.c; fuzz program 2026-860). -O0 runs no such pass.
-FUZZ_SCALAR_CFLAGS = ("-O0",)
+# AVX-512 only: elsewhere the -O2 reference stays (on ppc64le an -O0 reference rounds some int64 to
+# float conversions differently by one ulp: CI programs 20240601-27 and -146, not yet understood).
+FUZZ_SCALAR_CFLAGS = {"avx512": ("-O0",)}
 
 TYPES = ("int", "unsigned", "int64_t", "uint64_t", "float", "double")
 INTS = ("int", "unsigned", "int64_t", "uint64_t")
@@ -1123,7 +1125,7 @@ def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int | 
                      vector_name=e.vector_name, params=[Param(p.name, p.type) for p in e.params], ret=e.ret,
                      isa=isa, link_files=[log_obj], constants=e.constants, n_random=n_random, seed=seed,
                      call_log=True, nan_bits=False, pch=pch, cflags=FUZZ_CFLAGS,
-                     scalar_cflags=FUZZ_SCALAR_CFLAGS)
+                     scalar_cflags=FUZZ_SCALAR_CFLAGS.get(isa.name, ()))
         dt = time.monotonic() - t0
         if rep.ok:
             return Outcome("ok", rep.summary, "", dt)
