@@ -19,8 +19,11 @@ it saves (blends at the ISA's ``boscc_blend_cost``, stores, safe divisors, gathe
 least ``ALL_LANES_PAYBACK`` times the test: the extra test is paid whenever some lane is off, so
 with S = 2T the copy pays once every lane is on in more than a third of the runs (S >= 8 blends on
 SSE4.1/NEON/AltiVec, 6 on AVX2, 4 on AVX-512, 3 on SSE2 and generic, where a blend is 3 ops).
-Not for regions marked unlikely (every lane is then almost never on), nor, with no hint, inside
-loops; a region ``auto`` does not guard gets ``if (all(m)) { copy } else { region }`` on the same
+Where every lane is almost always on (``likely``: a likely edge, or the join after an unlikely
+branch) one test's worth is enough, and a guarded region's copy needs only some saving (its
+all-lanes test then replaces the all-false test on the common path). Not for regions marked
+unlikely (every lane is then almost never on), nor, with no hint, inside loops; a region ``auto``
+does not guard gets ``if (all(m)) { copy } else { region }`` on the same
 terms (``copy_alone``).
 """
 
