@@ -55,12 +55,12 @@ from pathlib import Path
 # for u = 0 where IEEE arithmetic gives +0.0; the reference would be wrong, and so could the uniform
 # scalar code in the vector function. With sign-dependent rounding honoured GCC keeps the additions.
 FUZZ_CFLAGS = ("-frounding-math",)
-# The scalar reference is compiled at -O0: AVX-512 has one instruction for each unsigned-to-float
+# On AVX-512 the scalar reference is compiled at -O0. AVX-512 has one instruction for each unsigned-to-float
 # conversion, and with -frounding-math (no folding of inexact conversions) GCC 12's RTL CSE and GCSE
 # take `(float)(uint64_t)-7` (vcvtusi2ssq: 2^64) and `(float)(unsigned)-7` (vcvtusi2ssl: 2^32) for one
 # value, a constant having no mode in RTL: the -O2 reference compared them equal
 # (tests/fuzz_regressions/avx512_unsigned_convert_cse.c; fuzz program 2026-860). -O0 runs no such pass.
-# AVX-512 only: elsewhere the -O2 reference stays (on ppc64le an -O0 reference rounds some int64 to
+# Elsewhere the -O2 reference stays (on ppc64le an -O0 reference rounds some int64 to
 # float conversions differently by one ulp: CI programs 20240601-27 and -146, not yet understood).
 FUZZ_SCALAR_CFLAGS = {"avx512": ("-O0",)}
 

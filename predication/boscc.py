@@ -22,9 +22,8 @@ SSE4.1/NEON/AltiVec, 6 on AVX2, 4 on AVX-512, 3 on SSE2 and generic, where a ble
 Where every lane is almost always on (``likely``: a likely edge, or the join after an unlikely
 branch) one test's worth is enough, and a guarded region's copy needs only some saving (its
 all-lanes test then replaces the all-false test on the common path). Not for regions marked
-unlikely (every lane is then almost never on), nor, with no hint, inside loops; a region ``auto``
-does not guard gets ``if (all(m)) { copy } else { region }`` on the same
-terms (``copy_alone``).
+unlikely (every lane is then almost never on), nor, with no hint, inside loops. A region ``auto``
+does not guard gets ``if (all(m)) { copy } else { region }`` on the same terms (``copy_alone``).
 """
 
 from __future__ import annotations
@@ -74,10 +73,7 @@ def insert_guards(lin: Linear, mode: str, test_cost: int = 4, plain_cost: int | 
     blends); all from the ISA table."""
     if mode == "off":
         return
-    g = _Guarder(lin, mode, test_cost, plain_cost)
-    g.blend_cost = blend_cost
-    if regs is not None:
-        g.regs = regs
+    g = _Guarder(lin, mode, test_cost, plain_cost, blend_cost, regs or (lambda t: 1))
     # Only masks that survived dead code elimination can be tested (tests/fuzz_regressions/
     # boscc_uniform_guard.c: a region under a mask nobody else needed).
     g.defined = {s.target.sym for s in flatten(lin.stmts)
@@ -89,7 +85,8 @@ def insert_guards(lin: Linear, mode: str, test_cost: int = 4, plain_cost: int | 
 
 
 class _Guarder:
-    def __init__(self, lin: Linear, mode: str, test_cost: int, plain_cost: int | None) -> None:
+    def __init__(self, lin: Linear, mode: str, test_cost: int, plain_cost: int | None, blend_cost: int,
+                 regs: Callable[[CType], int]) -> None:
         self.lin = lin
         self.mode = mode
         self.test_cost = test_cost
@@ -97,8 +94,8 @@ class _Guarder:
         self.loop_depth = 0
         self.block_of = lin.block_of
         self.mask = lin.block_mask
-        self.blend_cost = 1
-        self.regs: Callable[[CType], int] = lambda t: 1
+        self.blend_cost = blend_cost
+        self.regs = regs
         self.head: dict[Guard, BasicBlock] = {}  # each guard's region head
 
     def head_of(self, b: BasicBlock, head: BasicBlock | None) -> BasicBlock | None:
@@ -186,9 +183,8 @@ class _Guarder:
 
     def copy_alone(self, a: BasicBlock, body: list[Stmt], m: Symbol) -> bool:
         """Whether a region ``auto`` does not guard still gets its all-lanes copy, as
-        ``if (all(m)) { copy } else { region }``: when the copy saves ``ALL_LANES_PAYBACK`` times
-        the test, unless the source marks the region unlikely (every lane is then almost never on)
-        or, with no hint, inside a loop (the loop already tests its mask every iteration). This is
+        ``if (all(m)) { copy } else { region }``: when ``copy_pays``, and not, with no hint, inside
+        a loop (the loop already tests its mask every iteration). This is
         what makes glibc's main paths fast: in powf and logf the main computation runs under the
         join of the lanes no special case returned, which no hint covers, and every lane is on in
         the common range."""
