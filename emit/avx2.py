@@ -72,7 +72,7 @@ class Avx2(RegIsa):
     """AVX2 with 8 lanes (or a multiple of 8: several registers per gang)."""
 
     boscc_test_cost = 3  # vptest/kortest + branch
-    boscc_plain_cost = None  # measured: guards on unhinted rounding regions cost more than they skip
+    boscc_plain_cost = None  # measured: guards on every unhinted rounding region cost more than they skip
     name = "avx2"
     default_lanes = 8
     CFLAGS = ("-mavx2", "-mfma")  # every AVX2 CPU has FMA3; fmaf/fma become _mm256_fmadd_ps/pd

@@ -25,6 +25,7 @@ class BasicBlock:
     order: int = -1
     pseudo: str | None = None  # 'back' | 'break' | 'out:LABEL' in loop bodies
     hint: bool | None = None  # reached by a branch edge marked likely (True) / unlikely (False)
+    join: BasicBlock | None = None  # of a branch block: where its if statement's arms meet again
     cfg: CFG | None = None
 
     @property
@@ -132,6 +133,7 @@ def build_cfg(body: list[Stmt], in_loop: bool = False) -> CFG:
             elif isinstance(s, If):
                 t, e, join = g.new(), g.new(), g.new()
                 cur.term = ("branch", s.cond, t, e, s)
+                cur.join = join
                 if s.likely is not None:
                     t.hint, e.hint = s.likely, not s.likely
                 t_end = visit(s.then, start(t))

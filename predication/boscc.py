@@ -7,8 +7,9 @@ false, so is every mask in the region, and skipping it is exactly executing it w
 Masks computed inside a skipped region and read after it are reset to all false.
 
 Modes: ``off``; ``all`` (every region with a statement, EXPAND's experiment); ``auto`` (a cost
-model: the region's work against the cost of the test, ``__builtin_expect`` hints, and per-lane
-calls, gathers and loops, which are almost always worth a guard).
+model: the region's work against the cost of the test, ``__builtin_expect`` hints or, with none,
+a static prediction of the rare arm (expand/predict.py), and per-lane calls, gathers and loops,
+which are almost always worth a guard).
 
 All lanes on: a guarded region also gets a copy in which its own mask counts as every lane (no
 blends, plain stores, no per-lane tests under it; inner masks stay), run when ``mask_all`` holds:
@@ -57,11 +58,13 @@ from expand.ir import (
     stmt_reads,
     vars_read,
 )
+from expand.predict import rare
 from expand.types import CType
 
 from .ifconvert import Linear
 
 EXPENSIVE = 1000  # per-lane calls, gathers, loops
+GUESS_PAYBACK = 2  # a region guessed rare is guarded from this many tests' work (a wrong guess mispredicts)
 ALL_LANES_PAYBACK = 2  # the all-lanes copy must save this many times its test (see the docstring)
 
 
@@ -163,9 +166,13 @@ class _Guarder:
     def worth(self, a: BasicBlock, body: list[Stmt]) -> bool:
         """The cost model of ``auto`` (measured: see the README's BOSCC numbers). Regions with per-lane
         calls, gathers or loops are always guarded; regions the source marks likely never; regions
-        marked unlikely when they do more work than the test; unmarked regions when the ISA's test
-        is cheap enough for their work (``plain_cost``: measured per ISA; None on SSE and AVX2, where
-        guards on unhinted rounding-function regions measured slower than none)."""
+        marked unlikely when they do at least the test's work, or with no hint but predicted rare
+        (expand/predict.py: ``j0 < 0``, an arm that returns early) when they do ``GUESS_PAYBACK``
+        times that (a guess can be wrong: ``i0 < 0`` is a float's sign, set in half the lanes, and
+        a test that skips now and then mispredicts); other unmarked regions when
+        the ISA's test is cheap enough for their work (``plain_cost``: measured per ISA; None on
+        SSE, AVX2, NEON and AltiVec, where guards on every region of the rounding functions
+        measured slower than none: most of them run on every call)."""
         if self.mode == "all":
             return True
         if a.hint is True:
@@ -179,6 +186,8 @@ class _Guarder:
         # per iteration measured slower (mandelbrot, newton_sqrt, two_exits on AVX2/AVX-512).
         if self.loop_depth:
             return False
+        if rare(a) and cost >= GUESS_PAYBACK * self.test_cost:
+            return True  # skipped almost always: it saves its work less the test's
         return self.plain_cost is not None and cost >= self.plain_cost
 
     def copy_alone(self, a: BasicBlock, body: list[Stmt], m: Symbol) -> bool:

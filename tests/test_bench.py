@@ -79,13 +79,15 @@ def test_paired_speed_cancels_a_slow_spell() -> None:
 
 
 def test_boscc_section_applies_the_acceptance_rule() -> None:
-    def entry(pv: float, pa: float, same: str | None = None) -> dict:
+    def entry(pv: float, pa: float, same: str | None = None, all_same: str | None = None) -> dict:
         return {"common": {"BOSCC": {"paired": {"vector": pv, "BOSCC_all": pa}}},
-                "same_code": {"BOSCC": same} if same else {}}
-    data = {"meta": {"isas": ["avx2"], "functions": ["logf", "truncf", "chroma", "mot", "roundf", "floorf"]},
+                "same_code": {k: v for k, v in (("BOSCC", same), ("BOSCC_all", all_same)) if v}}
+    data = {"meta": {"isas": ["avx2"], "functions": ["logf", "truncf", "chroma", "mot", "roundf", "floorf",
+                                                     "finitef"]},
             "results": {"avx2": {"logf": entry(0.99, 1.2), "truncf": entry(0.99, 1.2), "chroma": entry(1.1, 0.96),
                                  "mot": entry(1.3, 1.0), "roundf": entry(0.95, 1.1, "vector"),
-                                 "floorf": entry(0.99, 0.95, "vector")}}}
+                                 "floorf": entry(0.99, 0.95, "vector"),
+                                 "finitef": entry(0.95, 0.96, "vector", "vector")}}}
     rows = {line.split(" | ")[0][2:]: line for line in "".join(bench.boscc_section(data)).splitlines()
             if line.startswith("| ") and not line.startswith("| function")}
     assert rows["logf"].endswith("**slower** |")  # must not lose to off on logf
@@ -94,6 +96,7 @@ def test_boscc_section_applies_the_acceptance_rule() -> None:
     assert rows["mot"].endswith("ok |")
     assert rows["roundf"].endswith("ok |")  # the same C as off: 5% is the machine's noise
     assert rows["floorf"].endswith("**slower** |")  # but all's different C is 5% faster
+    assert rows["finitef"].endswith("ok |")  # off, auto and all print the same C
 
 
 def test_inputs_are_the_same_for_every_variant_and_hit_rare_values() -> None:

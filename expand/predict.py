@@ -1,0 +1,86 @@
+"""Static branch prediction for branches the source gives no ``__builtin_expect`` hint.
+
+Two of Ball and Larus's heuristics ("Branch prediction for free", PLDI 1993), the ones that
+describe how libm-style code is written:
+
+- opcode: an integer is rarely negative (``x < 0`` and ``x <= 0`` fail), and rarely equal to a
+  given constant (``x == c`` fails; ``x != c`` and ``if (x)`` hold); nor is a float;
+- return: an arm whose every path leaves the construct (``return``, which single-exit normalization
+  made a ``goto`` to the exit; ``break``; ``goto``) while the other arm goes on is the special case.
+
+Only ``rare`` is used (by BOSCC's ``auto``: a rare region is skipped almost always, so a guard
+on it pays when it holds more work than the test). A wrong guess costs one predictable test.
+"""
+
+from __future__ import annotations
+
+from .cfg import BasicBlock
+from .ir import Binary, Cast, Const, Expr, Unary
+
+_MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def rare(b: BasicBlock) -> bool:
+    """Whether ``b``, an arm of a branch without hints, is predicted to run almost never."""
+    if b.hint is not None:
+        return b.hint is False
+    d = b.cfg.idom.get(b) if b.cfg is not None else None
+    if d is None or d.term is None or d.term[0] != "branch" or b not in d.term[2:4]:
+        return False
+    _, cond, then, els, _ = d.term
+    if then.hint is not None or els.hint is not None or then is els:
+        return False
+    truth = guess(cond)
+    if truth is not None:
+        return truth is (b is els)
+    join = d.join
+    if join is None or join not in join.cfg.blocks:
+        return False
+    other = els if b is then else then
+    return not _reaches(b, join) and _reaches(other, join)
+
+
+def guess(e: Expr) -> bool | None:
+    """The predicted truth of branch condition ``e`` (None: no heuristic applies)."""
+    while isinstance(e, Cast):
+        e = e.operand
+    if isinstance(e, Unary) and e.op == "!":
+        inner = guess(e.operand)
+        return None if inner is None else not inner
+    if isinstance(e, Binary) and e.op in ("&&", "||"):
+        a, b = guess(e.left), guess(e.right)
+        if e.op == "&&":
+            return False if False in (a, b) else True if a is True and b is True else None
+        return True if True in (a, b) else False if a is False and b is False else None
+    if not isinstance(e, Binary) or e.op not in _MIRROR:
+        return True  # ``if (x)`` is ``x != 0``
+    op, x, c = e.op, e.left, _const(e.right)
+    if c is None:
+        op, x, c = _MIRROR.get(op, op), e.right, _const(e.left)
+    if c is None:
+        return None
+    if op in ("==", "!="):
+        return op == "!="
+    if not x.type.is_int() or getattr(x.type, "signed", False) is False or c != 0:
+        return None
+    return op in (">", ">=")
+
+
+def _const(e: Expr) -> int | float | None:
+    while isinstance(e, Cast):
+        e = e.operand
+    return e.value if isinstance(e, Const) else None
+
+
+def _reaches(b: BasicBlock, target: BasicBlock) -> bool:
+    seen: set[BasicBlock] = set()
+    work = [b]
+    while work:
+        x = work.pop()
+        if x is target:
+            return True
+        if x in seen:
+            continue
+        seen.add(x)
+        work.extend(x.succs)
+    return False
