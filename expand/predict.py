@@ -9,13 +9,15 @@ describe how libm-style code is written:
   made a ``goto`` to the exit; ``break``; ``goto``) while the other arm goes on is the special case.
 
 Only ``rare`` is used (by BOSCC's ``auto``: a rare region is skipped almost always, so a guard
-on it pays when it holds more work than the test). A wrong guess costs one predictable test.
+on it pays when it holds more work than the test). A wrong guess costs the test, and a
+misprediction whenever the lanes disagree.
 """
 
 from __future__ import annotations
 
 from .cfg import BasicBlock
 from .ir import Binary, Cast, Const, Expr, Unary
+from .types import Int
 
 _MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 
@@ -28,8 +30,6 @@ def rare(b: BasicBlock) -> bool:
     if d is None or d.term is None or d.term[0] != "branch" or b not in d.term[2:4]:
         return False
     _, cond, then, els, _ = d.term
-    if then.hint is not None or els.hint is not None or then is els:
-        return False
     truth = guess(cond)
     if truth is not None:
         return truth is (b is els)
@@ -61,7 +61,7 @@ def guess(e: Expr) -> bool | None:
         return None
     if op in ("==", "!="):
         return op == "!="
-    if not x.type.is_int() or getattr(x.type, "signed", False) is False or c != 0:
+    if not (isinstance(x.type, Int) and x.type.signed) or c != 0:
         return None
     return op in (">", ">=")
 
