@@ -200,14 +200,7 @@ def build_cfg(body: list[Stmt], in_loop: bool = False) -> CFG:
         if b.order < 0:
             raise error(None, f"label '{name}' is used but not defined")
     # Keep reachable blocks only.
-    seen: set[BasicBlock] = set()
-    work = [g.entry]
-    while work:
-        b = work.pop()
-        if b in seen:
-            continue
-        seen.add(b)
-        work.extend(b.succs)
+    seen = reachable(g.entry)
     if in_loop:
         seen.add(g.exit)
     g.blocks = sorted((b for b in g.blocks if b in seen), key=lambda b: b.order)
@@ -229,6 +222,18 @@ def build_cfg(body: list[Stmt], in_loop: bool = False) -> CFG:
         g.exit = exits[0]
     _dominators(g)
     return g
+
+
+def reachable(b: BasicBlock) -> set[BasicBlock]:
+    """The blocks some path from ``b`` reaches (``b`` included)."""
+    seen: set[BasicBlock] = set()
+    work = [b]
+    while work:
+        x = work.pop()
+        if x not in seen:
+            seen.add(x)
+            work.extend(x.succs)
+    return seen
 
 
 def _dominators(g: CFG) -> None:

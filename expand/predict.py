@@ -1,21 +1,23 @@
-"""Static branch prediction for branches the source gives no ``__builtin_expect`` hint.
+"""How often a block runs: from the source's ``__builtin_expect`` hints, and for branches with
+none, a static prediction.
 
-Two of Ball and Larus's heuristics ("Branch prediction for free", PLDI 1993), the ones that
-describe how libm-style code is written:
+``likely`` reads the hints alone. ``rare`` adds, for unhinted branches, two of Ball and Larus's
+heuristics ("Branch prediction for free", PLDI 1993), the ones that describe how libm-style code is
+written:
 
 - opcode: an integer is rarely negative (``x < 0`` and ``x <= 0`` fail), and rarely equal to a
   given constant (``x == c`` fails; ``x != c`` and ``if (x)`` hold); nor is a float;
 - return: an arm whose every path leaves the construct (``return``, which single-exit normalization
   made a ``goto`` to the exit; ``break``; ``goto``) while the other arm goes on is the special case.
 
-Only ``rare`` is used (by BOSCC's ``auto``: a rare region is skipped almost always, so a guard
-on it pays when it holds more work than the test). A wrong guess costs the test, and a
+BOSCC's ``auto`` uses both (predication/boscc.py): a rare region is skipped almost always, so a
+guard on it pays when it holds more work than the test. A wrong guess costs the test, and a
 misprediction whenever the lanes disagree.
 """
 
 from __future__ import annotations
 
-from .cfg import BasicBlock
+from .cfg import BasicBlock, reachable
 from .ir import Binary, Cast, Const, Expr, Unary
 from .types import Int
 
@@ -23,7 +25,8 @@ _MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 
 
 def rare(b: BasicBlock) -> bool:
-    """Whether ``b``, an arm of a branch without hints, is predicted to run almost never."""
+    """Whether block ``b`` runs almost never: reached by an edge marked unlikely, or an arm of a
+    branch without hints that the heuristics predict rare."""
     if b.hint is not None:
         return b.hint is False
     d = b.cfg.idom.get(b) if b.cfg is not None else None
@@ -33,11 +36,18 @@ def rare(b: BasicBlock) -> bool:
     truth = guess(cond)
     if truth is not None:
         return truth is (b is els)
-    join = d.join
-    if join is None or join not in join.cfg.blocks:
-        return False
     other = els if b is then else then
-    return not _reaches(b, join) and _reaches(other, join)
+    return d.join is not None and d.join not in reachable(b) and d.join in reachable(other)
+
+
+def likely(a: BasicBlock) -> bool:
+    """Whether the source says block ``a`` runs almost always: reached by an edge marked likely, or
+    the join after a branch marked unlikely (glibc's main path after ``if (__glibc_unlikely
+    (special)) {...}``: only the lanes of the rare case could be off)."""
+    if a.hint is not None:
+        return a.hint
+    d = a.cfg.idom.get(a) if a.cfg is not None else None
+    return d is not None and any(s.hint is False for s in d.succs if s is not a)
 
 
 def guess(e: Expr) -> bool | None:
@@ -71,16 +81,3 @@ def _const(e: Expr) -> int | float | None:
         e = e.operand
     return e.value if isinstance(e, Const) else None
 
-
-def _reaches(b: BasicBlock, target: BasicBlock) -> bool:
-    seen: set[BasicBlock] = set()
-    work = [b]
-    while work:
-        x = work.pop()
-        if x is target:
-            return True
-        if x in seen:
-            continue
-        seen.add(x)
-        work.extend(x.succs)
-    return False

@@ -84,7 +84,6 @@ SIMD_DECLARED = ("scalbnf", "roundf", "logf", "powf", "log2f")
 #: function, without which GCC 12 calls no declare-simd variant of them from a plain loop) unless the
 #: user defines ``EXPANDM_MATH_ERRNO`` to keep math.h's contract.
 LIBM_NOT_CONST = ("sqrtf", "scalbnf", "logf", "powf", "log2f")
-#: The header's opt-out: errno kept (math.h's declarations) only on request, or const as -fno-math-errno.
 ERRNO_CONST_MACRO = [
     "/* EXPANDM_ERRNO_CONST: logf, powf, log2f and scalbnf are declared const, the promise -fno-math-errno",
     "   makes for every libm function: errno (glibc's error helpers set it per active lane, as the scalar",

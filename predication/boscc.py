@@ -58,7 +58,7 @@ from expand.ir import (
     stmt_reads,
     vars_read,
 )
-from expand.predict import rare
+from expand.predict import likely, rare
 from expand.types import CType
 
 from .ifconvert import Linear
@@ -295,16 +295,6 @@ class _Guarder:
             if ret is not None:
                 read_outside |= vars_read(ret)
             g.resets = [m for m in defined if m in read_outside]
-
-
-def likely(a: BasicBlock) -> bool:
-    """Whether the source says block ``a`` runs almost always: reached by an edge marked likely, or
-    the join after a branch marked unlikely (glibc's main path after ``if (__glibc_unlikely
-    (special)) {...}``: only the lanes of the rare case could be off)."""
-    if a.hint is not None:
-        return a.hint
-    d = a.cfg.idom.get(a) if a.cfg is not None else None
-    return d is not None and any(s.hint is False for s in d.succs if s is not a)
 
 
 def _all_lanes(stmts: list[Stmt], m: Symbol) -> list[Stmt]:
