@@ -9,7 +9,11 @@ import importlib
 import platform
 from pathlib import Path
 
+from .host import cpu_flags, cpu_model, runs_here, why_not_here
 from .isa import Isa
+
+__all__ = ["ISAS", "TABLES", "Isa", "available", "cpu_flags", "cpu_model", "default_isa", "get_isa",
+           "runs_here", "why_not_here"]
 
 #: name -> (module, class, natural lanes, what it needs)
 TABLES: dict[str, tuple[str, str, int, str]] = {
@@ -44,33 +48,15 @@ def get_isa(name: str, lanes: int | None = None) -> Isa:
     return getattr(importlib.import_module(mod), cls)(lanes)
 
 
-def cpu_flags() -> set[str]:
-    """The host's CPU feature flags (from /proc/cpuinfo; empty elsewhere)."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("flags"):
-                return set(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return set()
-
-
 def default_isa() -> str:
-    """The best ISA this host runs among those with a table here."""
+    """The best ISA this host runs (emit/host.py) among those with a table here."""
     m = platform.machine().lower()
     order: list[str] = []
     if m in ("x86_64", "amd64"):
-        f = cpu_flags()
-        if {"avx512f", "avx512bw", "avx512dq", "avx512vl"} <= f:
-            order.append("avx512")
-        if {"avx2", "fma"} <= f:
-            order.append("avx2")
-        if "sse4_1" in f:
-            order.append("sse4.1")
-        order.append("sse2")
+        order += ["avx512", "avx2", "sse4.1", "sse2"]
     elif m in ("aarch64", "arm64"):
         order.append("neon")
     elif m.startswith("ppc64"):
         order.append("altivec")
-    order.append("generic")
-    return next((n for n in order if n in ISAS), next(iter(ISAS)))
+    order = [n for n in order if n in ISAS and (n in ("neon", "altivec") or runs_here(n))]
+    return next(iter(order), "generic" if "generic" in ISAS else next(iter(ISAS)))

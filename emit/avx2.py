@@ -76,6 +76,7 @@ class Avx2(RegIsa):
     name = "avx2"
     default_lanes = 8
     CFLAGS = ("-mavx2", "-mfma")  # every AVX2 CPU has FMA3; fmaf/fma become _mm256_fmadd_ps/pd
+    CPU_FEATURES = ("avx2", "fma")
     HEADERS = ("<immintrin.h>",)
     reg_bits = 256
     #: GCC -mavx2 (and -mavx512f) also calls AVX 'c' variants (integers in 128-bit vectors) when its

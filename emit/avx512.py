@@ -73,6 +73,7 @@ class Avx512(RegIsa):
     name = "avx512"
     default_lanes = 16
     CFLAGS = ("-mavx512f", "-mavx512bw", "-mavx512dq", "-mavx512vl")
+    CPU_FEATURES = ("avx512f", "avx512bw", "avx512dq", "avx512vl")
     HEADERS = ("<immintrin.h>",)
     reg_bits = 512
     abi_letter, abi_families, abi_macro = "e", (("e", 512, 512, True),), "defined(__AVX512F__)"

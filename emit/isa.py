@@ -151,6 +151,8 @@ class Isa:
     HEADERS: ClassVar[tuple[str, ...]] = ()
     CC: ClassVar[tuple[str, ...]] = ("gcc",)
     RUN_PREFIX: ClassVar[tuple[str, ...]] = ()
+    #: The CPU flags (as /proc/cpuinfo names them) native code of this table needs (emit/host.py).
+    CPU_FEATURES: ClassVar[tuple[str, ...]] = ()
     mask_kind: str = "i32"
     #: Vector function ABI (expand/abi.py): the ISA letter of the mangled names (``_ZGV<letter>...``;
     #: None: GCC 12 has no vector function ABI here); the variant families GCC 12 calls from code

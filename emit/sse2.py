@@ -48,6 +48,7 @@ class Sse2(Sse41):
     boscc_blend_cost = 3  # and, andnot, or
     # -mno-sse3 (which also turns off SSSE3 and SSE4.x) makes any later intrinsic a compile error
     CFLAGS = ("-msse2", "-mno-sse3")
+    CPU_FEATURES = ("sse2",)
     HEADERS = ("<emmintrin.h>",)
     sleef_suffix = "sse2"
 

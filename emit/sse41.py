@@ -64,6 +64,7 @@ class Sse41(RegIsa):
     name = "sse4.1"
     default_lanes = 4
     CFLAGS = ("-msse4.1",)
+    CPU_FEATURES = ("sse4_1",)
     HEADERS = ("<smmintrin.h>",)
     reg_bits = 128
     abi_letter, abi_families, abi_macro = "b", (("b", 128, 128, True),), "defined(__SSE2__)"

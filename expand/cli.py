@@ -9,6 +9,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from emit.host import EXIT_NOT_RUN
+
 from . import __version__
 from .diagnostics import ExpandError, nesting_error
 
@@ -27,7 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="expand",
         description="Expand scalar C functions into vector C (one lane per call) with SIMD intrinsics.",
-        epilog="Exit status: 0 success, 1 diagnostics (or --verify mismatches), 2 usage errors.",
+        epilog="Exit status: 0 success, 1 diagnostics (or --verify mismatches), 2 usage errors, 3 --verify could "
+               "not run the code on this host (it compiled; nothing was compared).",
     )
     p.add_argument("input", nargs="?", help="C source file, or - for standard input")
     p.add_argument("-o", "--output", help="output file (default: standard output)")
@@ -258,6 +261,11 @@ def verify_result(result, path: str, args, isa, vector_math=None) -> int:
                      isa=isa, include_dirs=[Path(d).resolve() for d in args.include], defines=args.define,
                      undefs=args.undef, link_files=link_files, libs=libs, constants=f.constants,
                      n_random=args.random, **({"ulp_bound": ulp_bound} if ulp_bound is not None else {}))
+        if rep.not_run is not None:
+            print(f"expand: {rep.summary}; {f.scalar_name} is NOT verified", file=sys.stderr)
+            if status == EXIT_OK:
+                status = EXIT_NOT_RUN
+            continue
         print(rep.summary)
         if not rep.ok:
             print(rep.details, file=sys.stderr)

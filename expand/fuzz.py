@@ -48,6 +48,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from emit.host import EXIT_NOT_RUN
+
 # ----------------------------------------------------------------------------- the C side
 
 # Flags for every file of a check. -frounding-math: GCC 12 folds `0.0 - (double)u` to
@@ -980,7 +982,8 @@ def program_seed(seed: int, index: int) -> str:
 class Outcome:
     """What happened to one program. kind: ok, mismatch, crash, diagnostic (an ExpandError that was
     not planted), missing-diagnostic, build (the vector code does not compile or link), scalar-build
-    (the program itself does not compile: a generator bug), harness (the harness crashed)."""
+    (the program itself does not compile: a generator bug), harness (the harness crashed), not-run
+    (everything compiled and linked, but this host cannot run the ISA's code: emit/host.py)."""
 
     kind: str
     summary: str
@@ -989,7 +992,7 @@ class Outcome:
 
     @property
     def failed(self) -> bool:
-        return self.kind != "ok"
+        return self.kind not in ("ok", "not-run")
 
     def signature(self) -> tuple[str, str]:
         """What a minimized program must keep failing with."""
@@ -1129,6 +1132,8 @@ def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int | 
         dt = time.monotonic() - t0
         if rep.ok:
             return Outcome("ok", rep.summary, "", dt)
+        if rep.not_run is not None:
+            return Outcome("not-run", rep.summary, rep.not_run, dt)
         details = rep.details + "\n--- vector code ---\n" + res.text
         if "compiling " + str(src.resolve()) in rep.summary or f"compiling {src}" in rep.summary:
             return Outcome("scalar-build", rep.summary, details, dt)
@@ -1435,10 +1440,14 @@ class FuzzReport:
     seconds: float
     failures: list[Result]
     diagnosed: int = 0
+    #: programs that compiled and linked but were not run: this host cannot run the ISA (why: ``not_run_why``)
+    not_run: int = 0
+    not_run_why: str = ""
 
     def line(self) -> str:
-        return (f"expand-fuzz: {self.programs} programs, {self.mismatches} mismatches, {self.crashes} crashes,"
-                f" {self.seconds:.1f} s")
+        skipped = (f", {self.not_run} compiled but NOT run ({self.not_run_why})" if self.not_run else "")
+        return (f"expand-fuzz: {self.programs} programs, {self.mismatches} mismatches, {self.crashes} crashes"
+                f"{skipped}, {self.seconds:.1f} s")
 
 
 def _pool(jobs: int):
@@ -1502,8 +1511,10 @@ def run_fuzz(*, count: int, isa: str, seed: int = 1, start: int = 0, n_random: i
             pool.join()
         shutil.rmtree(cache, ignore_errors=True)
     mism = sum(r.outcome.kind == "mismatch" for r in failures)
+    not_run = [r for r in results if r.outcome.kind == "not-run"]
     return FuzzReport(len(results), mism, len(failures) - mism, time.monotonic() - t0, failures,
-                      sum(r.outcome.summary.startswith("diagnosed") for r in results))
+                      sum(r.outcome.summary.startswith("diagnosed") for r in results), len(not_run),
+                      not_run[0].outcome.details if not_run else "")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1527,18 +1538,19 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout.write(render(generate(program_seed(args.seed, i), opts)) + "\n")
         return 0
     if args.replay:
-        bad = 0
+        bad = not_run = 0
         for f in args.replay:
             o = check_file(f, args.isa, n_random=args.random)
             print(f"{f}: {o.kind}: {o.summary}")
             if o.failed:
                 print(o.details.split("\n--- vector code ---")[0], file=sys.stderr)
                 bad += 1
-        return 1 if bad else 0
+            not_run += o.kind == "not-run"
+        return 1 if bad else EXIT_NOT_RUN if not_run else 0
     rep = run_fuzz(count=args.count, isa=args.isa, seed=args.seed, start=args.start, n_random=args.random,
                    out=Path(args.out), jobs=max(1, args.jobs), opts=opts, minimize_failures=not args.no_minimize)
     print(rep.line())
-    return 1 if rep.failures else 0
+    return 1 if rep.failures else EXIT_NOT_RUN if rep.not_run else 0
 
 
 if __name__ == "__main__":

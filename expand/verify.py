@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from emit.host import why_not_here
 from emit.isa import lane_kind, scalar_ctype
 from expand.types import BASIC_TYPES, CType, Float, Int, Pointer, Void, strip_spelling
 
@@ -112,6 +113,9 @@ class VerifyReport:
     #: ULP mode (``verify(ulp_bound=...)``): the largest difference seen (None: not measured or not a
     #: number, e.g. a NaN against a number)
     max_ulp: int | None = field(default=None)
+    #: Set when the code compiled and linked but this host cannot run it (emit/host.py): why. Then
+    #: ``ok`` is False and nothing was compared: neither a mismatch nor a crash.
+    not_run: str | None = field(default=None)
 
 
 # ----------------------------------------------------------------------------- edge values
@@ -972,6 +976,12 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
         except _BuildError as e:
             return fail(f"{e.what} failed", e.details())
 
+        cant = why_not_here(isa)  # type: ignore[arg-type]
+        if cant is not None:
+            return VerifyReport(False, 0, plan.n_edge, plan.n_random, 0,
+                                f"{head}: not run: {cant}; the output and the harness compiled and linked"
+                                f" ({shlex.join(base[:1] + COMPILE_FLAGS + list(isa.cflags))})",
+                                "", harness_c, wd if keep_dir else None, not_run=cant)
         cmd = list(isa.run_prefix) + [str(exe)]
         try:
             p = subprocess.run(cmd, check=False, cwd=wd, capture_output=True, text=True, errors="replace",

@@ -55,7 +55,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from emit import cpu_flags, get_isa
+from emit import get_isa, runs_here, why_not_here
+from emit.host import EXIT_NOT_RUN
 from emit.isa import lane_kind, scalar_ctype
 from expand import types as T
 from expand.driver import expand_module
@@ -263,12 +264,10 @@ def gcc_version() -> str:
 
 
 def host_isas() -> list[str]:
-    """The x86 ISAs of X86_ISAS this host runs."""
+    """The x86 ISAs of X86_ISAS this host runs (emit/host.py)."""
     if platform.machine().lower() not in ("x86_64", "amd64"):
         return []
-    f = cpu_flags()
-    need = {"sse4.1": {"sse4_1"}, "avx2": {"avx2"}, "avx512": {"avx512f", "avx512bw", "avx512dq", "avx512vl"}}
-    return [i for i in X86_ISAS if need[i] <= f]
+    return [i for i in X86_ISAS if runs_here(i)]
 
 
 def have_lib(name: str) -> bool:
@@ -1218,12 +1217,12 @@ def main(argv: list[str] | None = None) -> int:
     isas = args.isa or host
     skipped = [i for i in isas if i not in host]
     for i in skipped:
-        print(f"bench: skipping {i}: this CPU does not run it", file=sys.stderr)
+        print(f"bench: not measuring {i}: {why_not_here(i)}", file=sys.stderr)
     isas = [i for i in isas if i in host]
     if args.quick:
         isas = isas[-1:] if not args.isa else isas[:1]
     if not isas:
-        return 2
+        return EXIT_NOT_RUN
     names = args.functions.split(",") if args.functions else (QUICK_FUNCTIONS if args.quick else None)
     functions = select(names)
     rounds = args.rounds or (3 if args.quick else 12)
@@ -1234,7 +1233,7 @@ def main(argv: list[str] | None = None) -> int:
                  keep_build=args.keep_build, quick=args.quick, procs=procs)
     print(f"wrote {out / 'bench.md'}, {out / 'bench.json'}, {out / 'bench.png'}"
           f" ({data['meta']['runtime_s']:.0f} s)")
-    return 0
+    return EXIT_NOT_RUN if skipped else 0
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from hostrun import skip_run_unless_host
 
 from expand.cli import main as expand_main
 from mathlib.corpus import corpus
@@ -282,6 +283,7 @@ def test_gcc_loop_calls_our_variants(work: Path, funcs, target: str) -> None:
         for name in LOOP_CASES[target][f.key]:
             assert re.search(rf"\b{name}\b", undefined), f"loop.o does not reference {name}:\n{undefined}"
             assert re.search(rf"call\s+[0-9a-f]+ <{name}>", disasm), f"no call to {name} in the program"
+    skip_run_unless_host(target)
     out = run([prog]).stdout
     assert len(re.findall(r", 0 mismatches", out)) == len(fs), out
 
@@ -412,6 +414,7 @@ def test_prototypes_match_gcc_clones(work: Path, case: str) -> None:
     nm = run(["nm", progs[0]] if not neon else ["aarch64-linux-gnu-nm", progs[0]]).stdout
     for name in names:
         assert re.search(rf" T {name}$", nm, re.M), f"GCC made no {name}"
+    skip_run_unless_host(isa)
     for prog in progs:
         out = run((["qemu-aarch64"] if neon else []) + [str(prog)]).stdout
         assert re.search(r"\b\d+ calls, 0 mismatches", out), out
@@ -549,6 +552,7 @@ def test_masked_variants_inactive_lanes_do_nothing(work: Path, target: str) -> N
     cc = "aarch64-linux-gnu-gcc" if target == "neon" else "gcc"
     prog = work / f"masked_{tag}"
     run([cc, *CFLAGS, "-Wno-unknown-pragmas", f"-I{work}", *flags, harness, c, src, "-o", prog])
+    skip_run_unless_host(target)
     out = run((["qemu-aarch64"] if target == "neon" else []) + [str(prog)]).stdout
     assert out.strip() == "0 mismatches", out
 
@@ -679,6 +683,7 @@ def test_array_wrapper_any_n_under_asan(work: Path, funcs, target: str) -> None:
     harness.write_text(wrapper_harness(fs))
     prog = work / f"wrap_{tag}"
     run(["gcc", *CFLAGS, *asan, harness, *ours, *scalar_objects(work, fs, asan, "asan"), "-lm", "-o", prog])
+    skip_run_unless_host(target)
     p = subprocess.run([prog], capture_output=True, text=True, timeout=600,
                        env={"ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0"})
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-5000:]
@@ -773,6 +778,7 @@ def test_array_wrapper_loop_kernels(work: Path, target: str) -> None:
     harness.write_text("\n".join(lines + body) + "\n")
     prog = work / f"loops_w_{tag}"
     run(["gcc", *CFLAGS, "-Wno-unknown-pragmas", *X86[target][0], harness, *srcs, "-lm", "-o", prog])
+    skip_run_unless_host(target)
     out = run([prog]).stdout
     assert out.strip() == f"{len(LOOP_KERNELS) * sum(range(68))} checked, 0 mismatches", out
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hostrun import assert_verified
 
 from emit import get_isa
 from expand.driver import expand_module
@@ -34,7 +35,7 @@ def test_corpus_function_verifies_bit_exact(name: str) -> None:
                  vector_name=e.vector_name, params=[Param(p.name, p.type) for p in e.params], ret=e.ret,
                  isa=isa, include_dirs=f.include_dirs, link_files=f.link, libs=tuple(f.libs) or ("m",),
                  constants=e.constants, n_random=100_000)
-    assert rep.ok, rep.summary + "\n" + rep.details
+    assert_verified(rep)
     assert rep.mismatches == 0
     assert rep.random_inputs >= 100_000
     assert rep.edge_inputs > 0

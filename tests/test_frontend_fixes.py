@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hostrun import assert_verified
 
 from emit import get_isa
 from expand import types as T
@@ -83,7 +84,7 @@ def expand_verify(tmp_path: Path, name: str, text: str, isa_name: str = "sse4.1"
 
 def assert_verifies(tmp_path: Path, name: str, text: str, isa_name: str = "sse4.1", reader=read_file):
     res, rep = expand_verify(tmp_path, name, text, isa_name, reader)
-    assert rep.ok and rep.mismatches == 0, rep.summary + "\n" + rep.details + "\n" + res.text
+    assert_verified(rep, res.text)
     return res
 
 

@@ -307,6 +307,7 @@ def test_minimize_keeps_the_failure() -> None:
 # ----------------------------------------------------------------------------- the CI fuzz run
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("isa", ["sse2", "sse4.1", "avx2", "avx512", "neon", "altivec", "generic"])
 def test_ci_fuzz_run(tmp_path: Path, isa: str) -> None:
     """The CI fuzz run: 200 programs (loops included) per ISA, every one must expand and verify
@@ -318,6 +319,8 @@ def test_ci_fuzz_run(tmp_path: Path, isa: str) -> None:
     readme = (tmp_path / "failures" / "README").read_text() if rep.failures else ""
     assert rep.programs == CI_COUNT
     assert rep.mismatches == 0 and rep.crashes == 0, "\n".join([rep.line(), *lines, readme])
+    if rep.not_run:  # every program expanded, compiled and linked; this host cannot run them
+        pytest.skip(rep.line())
 
 
 def test_command_line(tmp_path: Path) -> None:
@@ -346,6 +349,8 @@ REGRESSION_FILES = sorted(REGRESSIONS.glob("*.c")) if REGRESSIONS.exists() else 
 def test_fuzz_regression(path: Path) -> None:
     m = re.search(r"expand-fuzz: isa (\S+)", path.read_text())  # found on another ISA (default SSE4.1)
     out = check_file(path, m.group(1) if m else "sse4.1", n_random=2000)
+    if out.kind == "not-run":
+        pytest.skip(out.summary)
     assert out.kind == "ok", f"{path.name}: {out.kind}: {out.summary}\n{out.details[:6000]}"
 
 

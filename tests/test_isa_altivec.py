@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hostrun import assert_verified
 from isa_check import CFLAGS, run_isa_kind
 
 from emit.altivec import KEYWORDS, Altivec
@@ -234,7 +235,7 @@ def expand_and_verify(f: CorpusFunction, lanes: int = 4, n_random: int = 20_000)
                  isa=isa, include_dirs=f.include_dirs, link_files=f.link, libs=tuple(f.libs) or ("m",),
                  constants=e.constants, n_random=n_random)
     print(rep.summary)
-    assert rep.ok, rep.summary + "\n" + rep.details
+    assert_verified(rep)
     assert rep.mismatches == 0
     assert rep.random_inputs >= n_random
     assert rep.edge_inputs > 0
@@ -278,7 +279,7 @@ def test_altivec_keywords_stay_usable(tmp_path: Path) -> None:
     rep = verify(scalar_sources=[src], scalar_name=e.scalar_name, vector_c=res.text, vector_name=e.vector_name,
                  params=[Param(p.name, p.type) for p in e.params], ret=e.ret, isa=isa, constants=e.constants,
                  n_random=2000)
-    assert rep.ok and rep.mismatches == 0, rep.summary + "\n" + rep.details
+    assert_verified(rep)
     # bool from <stdbool.h> (included before <altivec.h>) is _Bool again after the prelude
     c = tmp_path / "b.c"
     c.write_text("#include <stdbool.h>\n#include <altivec.h>\n" + isa.prelude()

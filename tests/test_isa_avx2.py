@@ -10,8 +10,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hostrun import assert_verified
 from isa_check import run_isa_kind
 
+from emit import runs_here, why_not_here
 from emit.avx2 import Avx2
 from emit.isa import BINOPS, CMPOPS, KINDS, Isa, is_float, kind_bits
 from expand.driver import expand_module
@@ -22,14 +24,9 @@ from mathlib.corpus import corpus
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 
 
-def has_avx2() -> bool:
-    try:
-        return re.search(r"\bavx2\b", Path("/proc/cpuinfo").read_text()) is not None
-    except OSError:
-        return False
 
 
-needs_cpu = pytest.mark.skipif(not has_avx2(), reason="host lacks AVX2")
+needs_cpu = pytest.mark.skipif(not runs_here("avx2"), reason=str(why_not_here("avx2")))
 
 
 def run_kind(k: str, tmp: Path, lanes: int = 8, opt: str = "-O2") -> None:
@@ -212,7 +209,7 @@ def expand_and_verify(name: str, lanes: int = 8) -> str:
                  vector_name=e.vector_name, params=[Param(p.name, p.type) for p in e.params], ret=e.ret,
                  isa=isa, include_dirs=f.include_dirs, link_files=f.link, libs=tuple(f.libs) or ("m",),
                  constants=e.constants, n_random=100_000)
-    assert rep.ok, rep.summary + "\n" + rep.details
+    assert_verified(rep)
     assert rep.mismatches == 0
     assert rep.random_inputs >= 100_000
     assert rep.edge_inputs > 0

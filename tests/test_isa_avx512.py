@@ -14,8 +14,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hostrun import assert_verified
 from isa_check import OPS, build_prog, compile_and_run, explain, run_isa_kind
 
+from emit import runs_here, why_not_here
 from emit.avx512 import Avx512
 from emit.isa import BINOPS, CMPOPS, KINDS, Isa, is_float, kind_bits
 from expand.driver import expand_module
@@ -23,19 +25,12 @@ from expand.verify import Param, verify
 from frontends.pycparser_frontend import read_file
 from mathlib.corpus import corpus
 
-AVX512_FLAGS = ("avx512f", "avx512bw", "avx512dq", "avx512vl")
 
 
-def has_avx512() -> bool:
-    try:
-        flags = set(re.findall(r"^flags\s*:(.*)$", Path("/proc/cpuinfo").read_text(), re.M)[0].split())
-    except (OSError, IndexError):
-        return False
-    return all(f in flags for f in AVX512_FLAGS)
 
 
 needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
-needs_cpu = pytest.mark.skipif(not has_avx512(), reason="host lacks AVX-512F/BW/DQ/VL")
+needs_cpu = pytest.mark.skipif(not runs_here("avx512"), reason=str(why_not_here("avx512")))
 
 
 class Avx512RegsOnly(Avx512):
@@ -237,7 +232,7 @@ def verify_corpus(name: str, lanes: int) -> None:
                  vector_name=e.vector_name, params=[Param(p.name, p.type) for p in e.params], ret=e.ret,
                  isa=isa, include_dirs=f.include_dirs, link_files=f.link, libs=tuple(f.libs) or ("m",),
                  constants=e.constants, n_random=100_000)
-    assert rep.ok, rep.summary + "\n" + rep.details
+    assert_verified(rep)
     assert rep.mismatches == 0
     assert rep.random_inputs >= 100_000
     assert rep.edge_inputs > 0

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hostrun import assert_verified
 from isa_check import (
     KINDS,
     Check,
@@ -282,7 +283,7 @@ def test_corpus_function_verifies_on_neon(lanes: int, name: str) -> None:
                  isa=isa, include_dirs=f.include_dirs, link_files=f.link, libs=tuple(f.libs) or ("m",),
                  constants=e.constants, n_random=20_000)
     print(rep.summary)
-    assert rep.ok, rep.summary + "\n" + rep.details
+    assert_verified(rep)
     assert rep.mismatches == 0
     assert rep.random_inputs >= 20_000
     assert rep.edge_inputs > 0
@@ -300,4 +301,4 @@ def test_kernel_verifies_on_neon(tmp_path: Path, name: str) -> None:
     rep = verify(scalar_sources=[src], scalar_name=e.scalar_name, vector_c=res.text, vector_name=e.vector_name,
                  params=[Param(p.name, p.type) for p in e.params], ret=e.ret, isa=isa,
                  constants=e.constants, n_random=5_000)
-    assert rep.ok, rep.summary + "\n" + rep.details + "\n" + res.text
+    assert_verified(rep, res.text)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hostrun import assert_verified
 from isa_check import run_isa_kind
 
 from emit.isa import BINOPS, CMPOPS, KINDS, Isa, is_float, kind_bits
@@ -214,7 +215,7 @@ def expand_and_verify(name: str, isa: Isa, n_random: int = 100_000) -> str:
                  vector_name=e.vector_name, params=[Param(p.name, p.type) for p in e.params], ret=e.ret,
                  isa=isa, include_dirs=f.include_dirs, link_files=f.link, libs=tuple(f.libs) or ("m",),
                  constants=e.constants, n_random=n_random)
-    assert rep.ok, rep.summary + "\n" + rep.details
+    assert_verified(rep)
     assert rep.mismatches == 0
     assert rep.random_inputs >= n_random
     assert rep.edge_inputs > 0

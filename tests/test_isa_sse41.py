@@ -17,8 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hostrun import assert_verified
 
-from emit import ISAS, get_isa
+from emit import ISAS, get_isa, runs_here, why_not_here
 from emit.isa import BINOPS, CMPOPS, KINDS, Isa, is_float, kind_bits
 from emit.sse41 import Sse41
 from expand.driver import expand_module
@@ -55,11 +56,6 @@ ISA_FACTORIES: dict[str, Callable[[], Isa]] = {
 }
 
 
-def has_sse41() -> bool:
-    try:
-        return "sse4_1" in Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return False
 
 
 from isa_check import KINDS, OPS, Isa, run_isa_kind  # noqa: E402,F811
@@ -76,7 +72,7 @@ def run_kind(isa_name: str, k: str, tmp: Path, opt: str = "-O2") -> str:
 # --------------------------------------------------------------------------------------------------
 # Tests
 
-needs_cpu = pytest.mark.skipif(not has_sse41(), reason="host lacks SSE4.1")
+needs_cpu = pytest.mark.skipif(not runs_here("sse4.1"), reason=str(why_not_here("sse4.1")))
 
 
 @needs_cpu
@@ -305,7 +301,7 @@ def test_corpus_8_lanes(name: str) -> None:
                  vector_name=e.vector_name, params=[Param(p.name, p.type) for p in e.params], ret=e.ret,
                  isa=isa, include_dirs=f.include_dirs, link_files=f.link, libs=tuple(f.libs) or ("m",),
                  constants=e.constants, n_random=20_000)
-    assert rep.ok, rep.summary + "\n" + rep.details
+    assert_verified(rep)
     assert rep.mismatches == 0
     assert rep.random_inputs >= 20_000 and rep.edge_inputs > 0
     assert "(8 lanes)" in res.text and "_mm_" in res.text and "_mm256_" not in res.text

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hostrun import assert_verified
 
 from emit import get_isa
 from expand.driver import expand_module
@@ -68,7 +69,7 @@ def run_kernel(tmp_path: Path, name: str, text: str, fn: str = "f", expandable=f
 @pytest.mark.parametrize("name", sorted(KERNELS))
 def test_kernel_verifies(tmp_path: Path, name: str) -> None:
     res, rep = run_kernel(tmp_path, name, KERNELS[name])
-    assert rep.ok, rep.summary + "\n" + rep.details + "\n" + res.text
+    assert_verified(rep, res.text)
     assert rep.mismatches == 0
 
 

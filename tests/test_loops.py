@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from hostrun import assert_verified
 
 from emit import get_isa
 from expand.driver import expand_module
@@ -28,7 +29,7 @@ def check(src: Path, isa_name: str = "sse4.1", n_random: int = 100_000, text: st
     rep = verify(scalar_sources=[src], scalar_name=e.scalar_name, vector_c=res.text, vector_name=e.vector_name,
                  params=[Param(p.name, p.type, p.shape or "varying") for p in e.params], ret=e.ret, isa=isa,
                  constants=e.constants, n_random=n_random)
-    assert rep.ok, rep.summary + "\n" + rep.details
+    assert_verified(rep)
     return res, rep
 
 

@@ -3,12 +3,23 @@
 
 from __future__ import annotations
 
-from emit import ISAS
+import pytest
+
+from emit import ISAS, why_not_here
 from mathlib.matrix import table
 
 
-def test_every_function_on_every_isa() -> None:
+def test_every_isa_is_in_the_matrix() -> None:
     assert set(ISAS) == {"sse2", "sse4.1", "avx2", "avx512", "neon", "altivec", "generic"}
-    text, ok = table(list(ISAS))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("isa", list(ISAS))
+def test_every_function_on_every_isa(isa: str) -> None:
+    text, ok = table([isa])
     assert ok, text
-    assert text.count("ok") == 21 * 7
+    rows = 21
+    if why_not_here(isa) is not None:
+        assert text.count("compiled, not run here") == rows, text
+        pytest.skip(f"every function compiled and linked for {isa}, not run: {why_not_here(isa)}")
+    assert text.count(" ok") == rows, text

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from hostrun import assert_verified
 
 from emit import ISAS, get_isa
 from expand.driver import expand_module
@@ -134,7 +135,7 @@ def check(tmp_path: Path, text: str, isa_name: str, mode: str = "auto") -> str:
     rep = verify(scalar_sources=[src], scalar_name=e.scalar_name, vector_c=res.text, vector_name=e.vector_name,
                  params=[Param(p.name, p.type, p.shape or "varying") for p in e.params], ret=e.ret, isa=isa,
                  constants=e.constants, n_random=2_000 if isa_name in CROSS else 20_000)
-    assert rep.ok, rep.summary + "\n" + rep.details + "\n" + body
+    assert_verified(rep, body)
     return body
 
 

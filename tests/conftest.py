@@ -1,0 +1,42 @@
+"""What the test run ran with: the resolved versions of the parsers and compilers, the CPU, and which
+ISAs this host runs (emit/host.py), printed at the top of every pytest run."""
+
+from __future__ import annotations
+
+import importlib.metadata as md
+import os
+import shutil
+import subprocess
+
+from emit import ISAS, cpu_model, why_not_here
+from emit.host import HIDE_VAR
+
+
+def _pkg(name: str) -> str:
+    try:
+        return md.version(name)
+    except md.PackageNotFoundError:
+        return "not installed"
+
+
+def _tool(cmd: list[str]) -> str:
+    if shutil.which(cmd[0]) is None:
+        return "not installed"
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return "?"
+    return out.splitlines()[0].strip() if out.strip() else "?"
+
+
+def pytest_report_header(config) -> list[str]:
+    pkgs = ", ".join(f"{n} {_pkg(n)}" for n in ("pycparser", "pycparserext", "libclang", "pytest"))
+    tools = [f"{c}: {_tool([c, '--version'])}" for c in
+             ("gcc", "aarch64-linux-gnu-gcc", "powerpc64le-linux-gnu-gcc", "qemu-aarch64", "qemu-ppc64le")]
+    runs = [n for n in ISAS if why_not_here(n) is None]
+    lines = [f"expand: {pkgs}", *(f"expand: {t}" for t in tools), f"expand: CPU {cpu_model()}",
+             f"expand: ISAs run here: {', '.join(runs)}"]
+    lines += [f"expand: {n} compiled, not run: {why_not_here(n)}" for n in ISAS if n not in runs]
+    if HIDE_VAR in os.environ:
+        lines.append(f"expand: {HIDE_VAR}={os.environ[HIDE_VAR]}")
+    return lines
