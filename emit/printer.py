@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from expand import types as T
-from expand.cprint import cexpr, const_text, literal_value
+from expand.cprint import cdecl, cexpr, const_text, literal_value
 from expand.diagnostics import ExpandError, error
 from expand.ir import (
     MASK,
@@ -47,9 +47,7 @@ CMP = ("==", "!=", "<", "<=", ">", ">=")
 
 def declare(t: T.CType, name: str) -> str:
     """A C declaration of ``name`` with scalar type ``t``."""
-    if isinstance(t, T.Pointer):
-        return f"{'const ' if t.const else ''}{t.target} *{name}"
-    return f"{t} {name}"
+    return cdecl(t, name)
 
 
 def read_before_written(stmts: list[Stmt]) -> set[Symbol]:
@@ -506,7 +504,18 @@ class FunctionPrinter:
         n = isa.lanes
         body: list[str] = []
         arg_texts: list[str] = []
+        back: dict[Symbol, str] = {}  # variables whose address a lane's call gets: their array of lanes
         for i, a in enumerate(call.args):
+            if isinstance(a, Unary) and a.op == "&" and isinstance(a.operand, Var) \
+                    and a.operand.sym.kind in ("local", "param"):
+                sym = a.operand.sym
+                if sym not in back:
+                    k = self.k(sym.type)
+                    back[sym] = self.fresh(f"{sym.name}_lanes")
+                    body.append(f"{scalar_ctype(k)} {back[sym]}[{n}];")
+                    body.append(f"{isa.storeu(k, back[sym], sym.name)};")
+                arg_texts.append(f"&{back[sym]}[lane]")
+                continue
             if not self.sh.varying(a):
                 arg_texts.append(self.scalar(a))
                 continue
@@ -539,6 +548,8 @@ class FunctionPrinter:
             body.append(f"    {stmt}")
         if res:
             body.append(f"{target.sym.name} = {isa.loadu(self.k(target.type), res)};")
+        for sym, arr in back.items():
+            body.append(f"{sym.name} = {isa.loadu(self.k(sym.type), arr)};")
         self.lines.append(f"{ind}{{")
         self.lines.extend(f"{ind}    {b}" for b in body)
         self.lines.append(f"{ind}}}")

@@ -151,3 +151,35 @@ def _p(e: Expr, ctx, name) -> str:
     if isinstance(e, Member):
         return f"{_p(e.base, 13, name)}{'->' if e.arrow else '.'}{e.name}"
     return f"/* {type(e).__name__} */"
+
+
+#: Spellings of integer and floating types every output can use: C's keywords and <stdint.h>'s names.
+_STANDARD_SPELLING = re.compile(r"((signed|unsigned|char|short|int|long|float|double|_Bool)\s*)+|u?int(8|16|32|64)_t")
+
+
+def cdecl(t: T.CType, name: str) -> str:
+    """A C declarator of ``name`` with type ``t`` (typedef names of the input spelled as what they
+    stand for: the output does not carry them): ``float q[2][2]``, ``const float *p``, ``int f(float, float *)``."""
+    if isinstance(t, (T.Int, T.Float)):
+        spelled = str(t) if _STANDARD_SPELLING.fullmatch(str(t)) else str(T.strip_spelling(t))
+        return f"{spelled} {name}".rstrip()
+    if isinstance(t, T.Array):
+        return cdecl(t.elem, f"{name}[{'' if t.length is None else t.length}]")
+    if isinstance(t, T.Pointer):
+        inner = f"*{name}" if not isinstance(t.target, (T.Array, T.Func)) else f"(*{name})"
+        return cdecl(t.target, inner) if not t.const else "const " + cdecl(t.target, inner)
+    if isinstance(t, T.Func):
+        params = ", ".join(cdecl(p, "") for p in t.params) or "void"
+        return cdecl(t.ret, f"{name}({params}{', ...' if t.variadic else ''})")
+    if isinstance(t, T.Record) and t.tag:
+        return f"{'union' if t.is_union else 'struct'} {t.tag} {name}".rstrip()
+    if isinstance(t, T.Void):
+        return f"void {name}".rstrip()
+    raise TypeError(f"no C declarator for type {t}")
+
+
+def cinit(init) -> str:
+    """A static initializer (an expression, or nested lists of them for aggregates) as C."""
+    if isinstance(init, list):
+        return "{" + ", ".join(cinit(i) for i in init) + "}"
+    return cexpr(init)

@@ -18,12 +18,12 @@ from . import abi as abi_mod
 from . import types as T
 from .const_subscripts import hoist_constant_subscripts
 from .copyprop import fold_temporaries
-from .cprint import cexpr
+from .cprint import cdecl, cinit
 from .dce import eliminate_dead
 from .diagnostics import error
 from .fold import fold_constants
 from .inline import inline_module
-from .ir import MASK, Binary, Const, Coord, Function, Module, Symbol, Var, flatten, stmt_exprs, walk_stmts
+from .ir import MASK, Binary, Call, Const, Coord, Function, Module, Symbol, Var, flatten, stmt_exprs, walk_stmts
 from .loops import canonicalize_loops
 from .lower import NameMaker, lower_function
 from .mathcalls import rewrite_math_calls
@@ -45,6 +45,8 @@ class Expanded:
     masked_name: str = ""
     #: ("const" | "pure" | "", why): what a declaration may promise (expand/abi.py)
     effects: tuple[str, str] = ("", "")
+    #: the scalar function is ``static`` (named with ``--functions``): not linkable from another file
+    static: bool = False
 
 
 @dataclass
@@ -107,7 +109,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
     isa.vector_math = None if vector_math is None else vector_math.for_module(set(mod.functions) | set(expandable))
     bodies: list[str] = []
     expanded: list[Expanded] = []
-    globals_used: dict[str, Symbol] = {}
+    globals_used: dict[str, Symbol | None] = {}  # globals and per-lane called functions the output names
     for name in roots:
         fn = mod.functions[name]
         consts = comparison_constants(fn)
@@ -116,7 +118,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         hoist_constant_subscripts(fn)
         masked = copy.deepcopy(fn) if abi or wrapper else None
         vname = f"{prefix}{name}"
-        e = Expanded(name, vname, fn.params, fn.ret, consts, fn.coord, effects=abi_mod.effects(fn))
+        e = Expanded(name, vname, fn.params, fn.ret, consts, fn.coord, effects=abi_mod.effects(fn), static=fn.static)
         bodies.append(("static inline " if abi else "") + vectorize(
             fn, isa, vname, prefix, expandable, boscc, globals_used, dot))
         if masked is not None:
@@ -134,9 +136,13 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
     parts.extend(mod.prologue)
     parts.extend(f"#include {h}" for h in ["<stdint.h>", *(["<stddef.h>"] if wrapper else []), *isa.headers])
     parts.append("")
-    for sym in globals_used.values():
-        parts.append(global_definition(sym))
-    if globals_used:
+    needed = {name: sym or mod.globals.get(name) for name, sym in globals_used.items()}
+    needed = {name: sym for name, sym in needed.items() if declaration(mod, sym)}
+    decls = record_definitions(mod, [p.type for e in expanded for p in e.params]
+                               + [e.ret for e in expanded] + [sym.type for sym in needed.values()])
+    decls += [declaration(mod, sym) for sym in needed.values()]
+    parts.extend(decls)
+    if decls:
         parts.append("")
     # Load/store helpers for every parameter kind: callers (and the verifier's harness) need them.
     for e in expanded:
@@ -151,7 +157,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
 
 
 def vectorize(fn: Function, isa, vname: str, prefix: str, expandable: set[str], boscc: str,
-              globals_used: dict[str, Symbol], dot: list[str] | None, entry: Symbol | None = None) -> str:
+              globals_used: dict[str, Symbol | None], dot: list[str] | None, entry: Symbol | None = None) -> str:
     """If-convert ``fn`` (under entry mask ``entry``, if given) and print it as ``vname``; records the
     static globals it reads in ``globals_used``."""
     lin = if_convert(fn, entry)
@@ -166,25 +172,76 @@ def vectorize(fn: Function, isa, vname: str, prefix: str, expandable: set[str], 
     insert_guards(lin, boscc, isa.boscc_test_cost, isa.boscc_plain_cost, isa.boscc_blend_cost, isa.boscc_regs)
     printer = FunctionPrinter(isa, lin, shapes, prefix, set(expandable))
     text = printer.function(vname, used, entry)
-    for s in flatten(lin.stmts):
-        for e in stmt_exprs(s):
-            for n in e.walk():
-                if isinstance(n, Var) and n.sym.kind == "global" and n.sym.defined_here and n.sym.static:
-                    globals_used[n.sym.name] = n.sym
+    exprs = [e for s in flatten(lin.stmts) for e in stmt_exprs(s)]
+    if lin.ret.value is not None:
+        exprs.append(lin.ret.value)
+    for e in exprs:
+        for n in e.walk():
+            if isinstance(n, Var) and n.sym.kind == "global":
+                globals_used[n.sym.name] = n.sym
+            elif isinstance(n, Call) and n.func not in expandable:
+                globals_used.setdefault(n.func, None)
     return text
 
 
-def global_definition(sym: Symbol) -> str:
-    """The scalar definition of a static const the vector code reads (copied from the input)."""
+def record_definitions(mod: Module, types: list[T.CType]) -> list[str]:
+    """Definitions of the structs and unions the input's own file defines that ``types`` use (those of
+    its headers come with the #include lines), each after those it contains."""
+    out: list[str] = []
+    done: set[int] = set()
+
+    def visit(t: T.CType) -> None:
+        if isinstance(t, (T.Pointer, T.Array)):
+            visit(t.target if isinstance(t, T.Pointer) else t.elem)
+        elif isinstance(t, T.Func):
+            for x in (t.ret, *t.params):
+                visit(x)
+        elif isinstance(t, T.Record) and id(t) not in done:
+            done.add(id(t))
+            for _, ft in t.fields:
+                visit(ft)
+            co = t.coord
+            if t.complete and co is not None and getattr(co, "file", None) == mod.file:
+                if not t.tag:
+                    raise error(co, "a struct or union without a tag cannot be copied into the output",
+                                "give it a tag: struct name { ... }")
+                kind = "union" if t.is_union else "struct"
+                fields = " ".join(f"{cdecl(ft, n)};" for n, ft in t.fields)
+                out.append(f"{kind} {t.tag} {{ {fields} }};")
+
+    for t in types:
+        visit(t)
+    return out
+
+
+def declaration(mod: Module, sym: Symbol | None) -> str:
+    """What the output needs of a global or function the vector code names, so that it compiles on its
+    own: a static one's definition (copied from the input), a declaration of one with external linkage
+    that the input's own file declares (its headers come along as #include lines), else nothing."""
+    if sym is None:  # a libm builtin or a call without a prototype of the input's
+        return ""
     t = sym.type
-    q = "static const " if sym.const else "static "
-    if isinstance(t, T.Array) and isinstance(sym.init, list):
-        items = ", ".join(cexpr(i) for i in sym.init)
-        return f"{q}{t.elem} {sym.name}[{t.length}] = {{{items}}};"
-    if t.is_arith() and sym.init is not None:
-        return f"{q}{t} {sym.name} = {cexpr(sym.init)};"
-    raise error(sym.coord, f"global '{sym.name}' of type '{t}' cannot be copied into the output")
+    if sym.coord is None or sym.coord.file != mod.file or t is None:
+        return ""  # declared by a header the output includes
+    try:
+        if sym.kind == "func" or isinstance(t, T.Func):
+            if sym.static:
+                raise error(sym.coord, f"static function '{sym.name}' is called per lane but not defined in the"
+                            " output", "make it inline-able (no loops calling it recursively) or give it external"
+                            " linkage")
+            return f"extern {cdecl(t, sym.name)};"
+        if sym.static and sym.defined_here:
+            if sym.init is None:
+                raise error(sym.coord, f"static variable '{sym.name}' has no initializer to copy into the output")
+            q = "static const " if sym.const else "static "
+            return f"{q}{cdecl(t, sym.name)} = {cinit(sym.init)};"
+        q = "extern const " if sym.const else "extern "
+        return f"{q}{cdecl(t, sym.name)};"
+    except TypeError:
+        raise error(sym.coord, f"'{sym.name}' of type '{t}' cannot be declared in the output") from None
 
 
 def lane_kinds(e: Expanded) -> list[str]:
-    return [lane_kind(p.type.target if isinstance(p.type, T.Pointer) else p.type) for p in e.params]
+    """The lane kinds of the parameters passed as vectors or gangs (uniform ones stay scalars)."""
+    return [lane_kind(p.type.target if isinstance(p.type, T.Pointer) else p.type) for p in e.params
+            if p.shape != "uniform"]

@@ -25,6 +25,7 @@ from .ir import (
     Unary,
     Var,
     flatten,
+    stmt_exprs,
 )
 
 U, C, V = "uniform", "consecutive", "varying"
@@ -92,6 +93,19 @@ def analyze(params: list[Symbol], stmts: list, entry: Symbol | None = None) -> S
         else:
             syms[p] = U  # pointers to gangs: the pointer itself is one value
     sh = Shapes(syms)
+    # A variable whose address a call receives is written through it, lane by lane: one storage
+    # location per lane (the printer stores it to an array of lanes and reads it back).
+    for s in flatten(stmts):
+        for e in stmt_exprs(s):
+            for n in e.walk():
+                if isinstance(n, Unary) and n.op == "&" and isinstance(n.operand, Var) \
+                        and n.operand.sym.kind in ("local", "param"):
+                    sym = n.operand.sym
+                    if sym.kind == "param" and sym.shape in ("uniform", "linear"):
+                        from .diagnostics import error
+                        raise error(sym.coord, f"the address of {sym.shape} parameter '{sym.name}' is taken, so each"
+                                               " lane may change it", "copy it to a local variable and pass that")
+                    syms[sym] = V
     defs: dict[Symbol, list[Assign]] = {}
     for s in flatten(stmts):
         if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym.type != MASK:

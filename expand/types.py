@@ -134,6 +134,9 @@ class Record(CType):
     fields: list[tuple[str, CType]] = field(default_factory=list)
     spelling: str = ""
     complete: bool = True
+    #: where it is defined (an ``expand.ir.Coord``; None: not known): the output copies the definitions
+    #: of records the input's own file makes, and includes the headers for the others
+    coord: object = None
 
     def __post_init__(self) -> None:
         if not self.spelling and self.tag:

@@ -44,7 +44,7 @@ from typing import Protocol
 
 from emit.host import why_not_here
 from emit.isa import lane_kind, scalar_ctype
-from expand.types import BASIC_TYPES, CType, Float, Int, Pointer, Void, strip_spelling
+from expand.types import BASIC_TYPES, Array, CType, Float, Int, Pointer, Record, Void, strip_spelling
 
 #: Most edge combinations tested when the cross product of several edge sets is larger.
 EDGE_CAP = 300_000
@@ -116,6 +116,10 @@ class VerifyReport:
     #: Set when the code compiled and linked but this host cannot run it (emit/host.py): why. Then
     #: ``ok`` is False and nothing was compared: neither a mismatch nor a crash.
     not_run: str | None = field(default=None)
+    #: ok, mismatch, not-run, build (something did not compile or link), crash (the harness or the
+    #: vector code), scalar-crash (the scalar function crashed), scalar-ub (mismatches on inputs for
+    #: which the scalar code has undefined behaviour)
+    verdict: str = field(default="")
 
 
 # ----------------------------------------------------------------------------- edge values
@@ -214,10 +218,18 @@ def _dedupe(xs: Iterable[int]) -> list[int]:
     return list(dict.fromkeys(xs))
 
 
-def edge_values(t: CType, constants: Iterable[int | float] = ()) -> list[int]:
-    """The edge inputs of scalar type ``t`` as bit patterns (two's complement for ints)."""
+def edge_values(t: CType, constants: Iterable[int | float] = (), bounds: tuple[int, int] | None = None) -> list[int]:
+    """The edge inputs of scalar type ``t`` as bit patterns (two's complement for ints); ``bounds``
+    (an integer's LO, HI): only those in [LO, HI], with LO, LO + 1, HI - 1 and HI."""
     t = strip_spelling(t)
     consts = list(constants)
+    if bounds is not None:
+        assert isinstance(t, Int)
+        lo, hi = bounds
+        mask = (1 << t.bits) - 1
+        signed = [(v - (1 << t.bits) if t.signed and v >> (t.bits - 1) else v) for v in _int_edges(t, consts)]
+        inside = [v for v in signed if lo <= v <= hi] + [lo, min(lo + 1, hi), max(hi - 1, lo), hi]
+        return _dedupe(v & mask for v in inside)
     if isinstance(t, Float):
         return _float_edges(t.bits, consts)
     if isinstance(t, Int):
@@ -238,6 +250,8 @@ def _spell(t: CType) -> str:
         return strip_spelling(t).spelling
     if isinstance(t, Void):
         return "void"
+    if isinstance(t, Record) and t.tag:
+        return t.spelling
     raise TypeError(f"unsupported parameter type {t}")
 
 
@@ -295,10 +309,15 @@ def _hex_array(name: str, vals: Sequence[int]) -> str:
     return f"static const uint64_t {name}[] = {{\n    {body}\n}};\n"
 
 
-def _rand_fn(i: int, t: CType) -> str:
-    """C function returning the bit pattern of one random value of type ``t``."""
+def _rand_fn(i: int | str, t: CType, bounds: tuple[int, int] | None = None) -> str:
+    """C function returning the bit pattern of one random value of type ``t`` (in [LO, HI] with ``bounds``)."""
     lines = [f"static uint64_t vfy_rand{i}(void) {{", "    uint64_t c = vfy_next(), v = vfy_next();"]
-    if isinstance(t, Float):
+    if bounds is not None:
+        assert isinstance(t, Int)
+        lo, hi = bounds
+        mask = (1 << t.bits) - 1
+        lines += ["    (void)c;", f"    return (uint64_t)({lo}LL + (int64_t)(v % {hi - lo + 1}ULL)) & 0x{mask:x}ULL;"]
+    elif isinstance(t, Float):
         mb, bias = (23, 127) if t.bits == 32 else (52, 1023)
         lines += [
             f"    if (c & 1) return v & 0x{(1 << t.bits) - 1:x}ULL;",
@@ -319,6 +338,19 @@ def _rand_fn(i: int, t: CType) -> str:
             ]
     lines.append("}\n")
     return "\n".join(lines)
+
+
+def _leaves(t: CType, path: str = "") -> list[tuple[str, CType]]:
+    """The scalar parts of an element of a uniform array: (C accessor suffix, type); ``[("", t)]`` for
+    an int or float, one per member (and array element) of a struct or union of them."""
+    if isinstance(t, (Int, Float)):
+        return [(path, t)]
+    if isinstance(t, Array) and t.length:
+        return [x for j in range(t.length) for x in _leaves(t.elem, f"{path}[{j}]")]
+    if isinstance(t, Record) and t.complete and t.fields:
+        fields = t.fields[:1] if t.is_union else t.fields  # (a union: its first member's bits)
+        return [x for n, ft in fields for x in _leaves(ft, f"{path}.{n}")]
+    raise TypeError(f"unsupported type {t}")
 
 
 def _pointee_mask(t: CType) -> int:
@@ -343,16 +375,18 @@ class _Plan:
 
 
 def _plan(value_types: list[CType], lanes: int, constants: Sequence[int | float], n_random: int,
-          uniform_types: Sequence[CType] = ()) -> _Plan:
+          uniform_types: Sequence[CType] = (), bounds: Sequence[tuple[int, int] | None] = (),
+          ubounds: Sequence[tuple[int, int] | None] = ()) -> _Plan:
     """The inputs: ``value_types`` take a value per lane, ``uniform_types`` one per gang.
 
     The edge gangs run through the uniform edge combinations (their cross product, or a sample of it
     when larger than EDGE_CAP inputs) and, for each, through the varying edge plan's gangs.
     """
-    plan = _plan_varying(value_types, lanes, constants, n_random)
+    plan = _plan_varying(value_types, lanes, constants, n_random, bounds)
     if not uniform_types:
         return plan
-    plan.uedges = [edge_values(t, constants) for t in uniform_types]
+    ub = list(ubounds) or [None] * len(uniform_types)
+    plan.uedges = [edge_values(t, constants, b) for t, b in zip(uniform_types, ub)]
     plan.uproduct = math.prod(len(e) for e in plan.uedges)
     plan.vgangs = max(1, plan.n_edge // lanes)
     if plan.uproduct * plan.vgangs * lanes <= EDGE_CAP:
@@ -362,9 +396,11 @@ def _plan(value_types: list[CType], lanes: int, constants: Sequence[int | float]
     return plan
 
 
-def _plan_varying(value_types: list[CType], lanes: int, constants: Sequence[int | float], n_random: int) -> _Plan:
+def _plan_varying(value_types: list[CType], lanes: int, constants: Sequence[int | float], n_random: int,
+                  bounds: Sequence[tuple[int, int] | None] = ()) -> _Plan:
     n_rand = -(-max(n_random, 0) // lanes) * lanes
-    edges = [edge_values(t, constants) for t in value_types]
+    vb = list(bounds) or [None] * len(value_types)
+    edges = [edge_values(t, constants, b) for t, b in zip(value_types, vb)]
     if not edges:
         return _Plan([], "none", 0, n_rand)
     if len(edges) == 1:
@@ -465,7 +501,7 @@ _GUARD_CODE = r"""#include <signal.h>
 
 /* An array of `bytes` bytes that ends exactly at a page boundary followed by an inaccessible page;
    its first page follows another inaccessible page. *slack: the bytes of that page before it. */
-static void *vfy_guarded(size_t bytes, size_t *slack) {
+__attribute__((unused)) static void *vfy_guarded(size_t bytes, size_t *slack) {
     size_t pg = (size_t)sysconf(_SC_PAGESIZE), data = (bytes + pg - 1) / pg * pg;
     unsigned char *m = mmap(NULL, data + 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED || mprotect(m, pg, PROT_NONE) != 0 || mprotect(m + pg + data, pg, PROT_NONE) != 0) {
@@ -481,7 +517,7 @@ static void *vfy_guarded(size_t bytes, size_t *slack) {
 #define VFY_WHERE(w) do { atomic_signal_fence(memory_order_seq_cst); vfy_where = (w); \
                           atomic_signal_fence(memory_order_seq_cst); } while (0)
 static volatile sig_atomic_t vfy_where;
-static volatile unsigned long long vfy_at_gang;
+static volatile unsigned long long vfy_at_gang, vfy_at_input;
 
 static void vfy_put(char *b, int *n, const char *s) {
     while (*s && *n < 200) b[(*n)++] = *s++;
@@ -501,7 +537,11 @@ static void vfy_on_signal(int sig) {
     vfy_put(b, &n, "verify harness: signal ");
     vfy_put_u(b, &n, (unsigned long long)sig);
     vfy_put(b, &n, vfy_where == 1 ? " in a scalar call" : vfy_where == 2 ? " in the vector call" : " in the harness");
-    if (vfy_where) {
+    if (vfy_where == 1) {
+        vfy_put(b, &n, " (input ");
+        vfy_put_u(b, &n, vfy_at_input);
+        vfy_put(b, &n, ")");
+    } else if (vfy_where) {
         vfy_put(b, &n, " (inputs ");
         vfy_put_u(b, &n, g * VFY_L);
         vfy_put(b, &n, "..");
@@ -520,7 +560,8 @@ static void vfy_on_signal(int sig) {
 
 def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: list[Param], ret: CType,
              isa: IsaLike, plan: _Plan, seed: int, call_log: bool = False, nan_bits: bool = True,
-             ulp_bound: int | None = None) -> str:
+             ulp_bound: int | None = None, scalar_symbol: str | None = None,
+             bounds: dict[str, tuple[int, int]] | None = None) -> str:
     lanes = isa.lanes
     vals = [(i, p) for i, p in enumerate(params) if not isinstance(p.type, Pointer) and p.shape == "varying"]
     ptrs = [(i, p) for i, p in enumerate(params) if isinstance(p.type, Pointer) and p.shape == "varying"]
@@ -540,10 +581,9 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
     if svals or uptrs:
         w(f"#define VFY_OFFSET {OFFSET}ULL\n#define VFY_GV {plan.vgangs}ULL\n"
           "#define VFY_NARR (VFY_TOTAL + 2 * VFY_OFFSET)  /* elements of each uniform array */\n\n")
-    if uptrs:
-        w(_GUARD_CODE)
+    w(_GUARD_CODE)  # (the guarded arrays of uniform pointers, and which call a signal interrupted)
     proto = ", ".join(_spell(p.type) for p in params) or "void"
-    w(f"extern {_spell(ret)} vfy_scalar({proto}) __asm__(\"{scalar_name}\");\n\n")
+    w(f"extern {_spell(ret)} vfy_scalar({proto}) __asm__(\"{scalar_symbol or scalar_name}\");\n\n")
     w("static uint64_t vfy_state;\n"
       "__attribute__((unused)) static uint64_t vfy_next(void) {  /* splitmix64 */\n"
       "    uint64_t z = (vfy_state += 0x9e3779b97f4a7c15ULL);\n"
@@ -579,21 +619,29 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
         w(_LOG_CODE % {"max": LOG_MAX})
     if ulp_bound is not None:
         w(_ULP_CODE)
+    bounds = bounds or {}
     for j, (i, p) in enumerate(vals):
         w(f"/* edge values of {p.name} ({p.type}) */\n")
         w(_hex_array(f"vfy_edge{i}", plan.edges[j]))
         w(f"#define VFY_NE{i} {len(plan.edges[j])}ULL\n")
-        w(_rand_fn(i, strip_spelling(p.type)))
+        w(_rand_fn(i, strip_spelling(p.type), bounds.get(p.name)))
     for j, (i, p) in enumerate(uvals):
         w(f"/* edge values of uniform {p.name} ({p.type}) */\n")
         w(_hex_array(f"vfy_edge{i}", plan.uedges[j]))
         w(f"#define VFY_NE{i} {len(plan.uedges[j])}ULL\n")
-        w(_rand_fn(i, strip_spelling(p.type)))
+        w(_rand_fn(i, strip_spelling(p.type), bounds.get(p.name)))
     for i, p in uptrs:
         assert isinstance(p.type, Pointer)
         w(f"/* contents of the array of uniform {p.name} ({p.type}) */\n")
-        w(_rand_fn(i, strip_spelling(p.type.target)))
-    w("int main(void) {\n")
+        parts = _leaves(p.type.target)
+        for n, (_, lt) in enumerate(parts):
+            w(_rand_fn(i if len(parts) == 1 else f"{i}_{n}", strip_spelling(lt)))
+    w("/* probe mode (arguments: input numbers): only the scalar calls of those inputs, each announced */\n"
+      "static unsigned long long vfy_probe[64];\nstatic int vfy_nprobe;\n"
+      "static int vfy_probing(unsigned long long k) {\n"
+      "    for (int j = 0; j < vfy_nprobe; j++) if (vfy_probe[j] == k) return 1;\n    return 0;\n}\n\n")
+    w("int main(int argc, char **argv) {\n")
+    w("    for (int j = 1; j < argc && vfy_nprobe < 64; j++) vfy_probe[vfy_nprobe++] = strtoull(argv[j], 0, 10);\n")
     w("    unsigned long long vfy_mism = 0;\n")
     w(f"    vfy_state = 0x{seed & ((1 << 64) - 1):x}ULL;\n")
     # Per-lane arrays: scalar side spelled like the prototype, vector side in stdint names.
@@ -614,17 +662,18 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
         w(f"    {_spell(p.type)} vfy_s_in{i}[VFY_L], vfy_v_u{i};\n    uint64_t vfy_b_in{i}[VFY_L];\n")
     for i, _ in uvals:
         w(f"    uint64_t vfy_ub{i} = 0;\n")
-    if uptrs:
-        w("    signal(SIGSEGV, vfy_on_signal); signal(SIGBUS, vfy_on_signal);"
-          " signal(SIGFPE, vfy_on_signal); signal(SIGILL, vfy_on_signal);\n")
+    w("    signal(SIGSEGV, vfy_on_signal); signal(SIGBUS, vfy_on_signal);"
+      " signal(SIGFPE, vfy_on_signal); signal(SIGILL, vfy_on_signal);\n")
     for i, p in uptrs:
         assert isinstance(p.type, Pointer)
         tt, size = p.type.target, p.type.target.size()
         w(f"    size_t vfy_slack{i};\n")
         w(f"    {_spell(tt)} *vfy_su{i} = vfy_guarded(VFY_NARR * {size}, &vfy_slack{i});\n")
         w(f"    {_spell(tt)} *vfy_vu{i} = vfy_guarded(VFY_NARR * {size}, &vfy_slack{i});\n")
-        w(f"    for (long long j = -(long long)(vfy_slack{i} / {size}); j < (long long)VFY_NARR; j++)"
-          f" vfy_set(&vfy_su{i}[j], {size}, vfy_rand{i}());\n")
+        parts = _leaves(tt)
+        sets = " ".join(f"vfy_set(&vfy_su{i}[j]{path}, {lt.size()}, vfy_rand{i if len(parts) == 1 else f'{i}_{n}'}());"
+                        for n, (path, lt) in enumerate(parts))
+        w(f"    for (long long j = -(long long)(vfy_slack{i} / {size}); j < (long long)VFY_NARR; j++) {{ {sets} }}\n")
         w(f"    memcpy((char *)vfy_vu{i} - vfy_slack{i}, (char *)vfy_su{i} - vfy_slack{i},"
           f" vfy_slack{i} + VFY_NARR * {size});\n")
     w("    for (unsigned long long g = 0; g < VFY_TOTAL / VFY_L; g++) {\n")
@@ -684,9 +733,20 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
     # --- scalar calls
     if call_log:
         w("        vfy_log_n = 0; vfy_log_lost = 0;\n")
-    if uptrs:
-        w("        vfy_at_gang = g; VFY_WHERE(1);\n")
+    w("        vfy_at_gang = g; VFY_WHERE(1);\n")
     w("        for (int l = 0; l < VFY_L; l++) {\n")
+    w("            vfy_at_input = g * VFY_L + l;\n")
+    w("            if (vfy_nprobe) {\n"
+      "                if (!vfy_probing(vfy_at_input)) continue;\n"
+      "                printf(\"vfy_input %llu:\", vfy_at_input);\n")
+    for i, p in sorted(vals + svals, key=lambda ip: ip[0]):
+        w(f"                printf(\" {p.name}=\"); vfy_show({_cls(p.type)}, {p.type.size()}, vfy_b_in{i}[l]);\n")
+    for i, p in ptrs:
+        assert isinstance(p.type, Pointer)
+        tt = p.type.target
+        w(f"                printf(\" *{p.name}=\"); vfy_show({_cls(tt)}, {tt.size()}, vfy_b_init{i}[l]);\n")
+    w("                printf(\"\\n\"); fflush(stdout);\n"
+      "                fprintf(stderr, \"vfy_input %llu\\n\", vfy_at_input);\n            }\n")
     if call_log:
         w("            vfy_log_mark[l] = vfy_log_n;\n")
     args = []
@@ -710,6 +770,7 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
         assert isinstance(p.type, Pointer)
         w(f"            vfy_b_sout{i}[l] = vfy_bits(&vfy_p{i}, {p.type.target.size()});\n")
     w("        }\n")
+    w("        VFY_WHERE(0);\n        if (vfy_nprobe) continue;\n")
     # --- vector call
     if call_log:
         w("        vfy_log_mark[VFY_L] = vfy_log_n;\n        unsigned vfy_vs = vfy_log_n;\n")
@@ -819,25 +880,27 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
         w("    unsigned long long vfy_amism = 0;  /* array mismatches (printed up to MAX_PRINTED) */\n")
     for i, p in uptrs:
         assert isinstance(p.type, Pointer)
-        tt = p.type.target
-        cls, size = _cls(tt), tt.size()
-        w(f"    for (long long j = -(long long)(vfy_slack{i} / {size}); j < (long long)VFY_NARR; j++) {{\n")
-        w(f"        uint64_t s = vfy_bits(&vfy_su{i}[j], {size}), v = vfy_bits(&vfy_vu{i}[j], {size});\n")
-        # An element computed from several array elements may carry any of their NaN payloads.
-        strict = nan_bits and not isinstance(strip_spelling(tt), Float)
-        if ulp_bound is not None and isinstance(strip_spelling(tt), Float):
-            w(f"        if (vfy_ulp_seen({size}, s, v) <= {ulp_bound}ULL) continue;\n")
-        else:
-            w(f"        if (!({_differ(tt, 's', 'v', strict)})) continue;\n")
-        w(f"        vfy_mism++;\n        if (vfy_amism++ >= {MAX_PRINTED}) continue;\n")
-        w(f"        printf(\"mismatch: array {p.name} index %lld%s after all calls: DIFFERS scalar \", j,"
-          " j < 0 ? \" (before the array)\" : \"\");\n")
-        w(f"        vfy_show({cls}, {size}, s); printf(\" vector \"); vfy_show({cls}, {size}, v);\n")
-        if lvals and OFFSET + total - 1 <= lvals[0][1].type.max:  # the hint holds while x does not wrap
-            lname = lvals[0][1].name
-            w("        if (j >= (long long)VFY_OFFSET && j < (long long)(VFY_OFFSET + VFY_TOTAL))"
-              f" printf(\" (input %lld has {lname}=%lld)\", j - (long long)VFY_OFFSET, j);\n")
-        w("        printf(\"\\n\");\n    }\n")
+        tt, esize = p.type.target, p.type.target.size()
+        for path, lt in _leaves(tt):
+            cls, size = _cls(lt), lt.size()
+            w(f"    for (long long j = -(long long)(vfy_slack{i} / {esize}); j < (long long)VFY_NARR; j++) {{\n")
+            w(f"        uint64_t s = vfy_bits(&vfy_su{i}[j]{path}, {size}),"
+              f" v = vfy_bits(&vfy_vu{i}[j]{path}, {size});\n")
+            # An element computed from several array elements may carry any of their NaN payloads.
+            strict = nan_bits and not isinstance(strip_spelling(lt), Float)
+            if ulp_bound is not None and isinstance(strip_spelling(lt), Float):
+                w(f"        if (vfy_ulp_seen({size}, s, v) <= {ulp_bound}ULL) continue;\n")
+            else:
+                w(f"        if (!({_differ(lt, 's', 'v', strict)})) continue;\n")
+            w(f"        vfy_mism++;\n        if (vfy_amism++ >= {MAX_PRINTED}) continue;\n")
+            w(f"        printf(\"mismatch: array {p.name} index %lld{path}%s after all calls:"
+              " DIFFERS scalar \", j, j < 0 ? \" (before the array)\" : \"\");\n")
+            w(f"        vfy_show({cls}, {size}, s); printf(\" vector \"); vfy_show({cls}, {size}, v);\n")
+            if lvals and OFFSET + total - 1 <= lvals[0][1].type.max:  # the hint holds while x does not wrap
+                lname = lvals[0][1].name
+                w("        if (j >= (long long)VFY_OFFSET && j < (long long)(VFY_OFFSET + VFY_TOTAL))"
+                  f" printf(\" (input %lld has {lname}=%lld)\", j - (long long)VFY_OFFSET, j);\n")
+            w("        printf(\"\\n\");\n    }\n")
     w(f"    printf(\"verify: {scalar_name} vs {vector_name} [{isa.name}, {lanes} lanes]: %llu inputs"
       f" (%llu edge + %llu random), %llu mismatches\", VFY_TOTAL, VFY_NEDGE, VFY_TOTAL - VFY_NEDGE,"
       " vfy_mism);\n")
@@ -901,7 +964,8 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
            seed: int = 1, workdir: Path | None = None, keep: bool = False,
            call_log: bool = False, nan_bits: bool = True, pch: Path | None = None,
            ulp_bound: int | None = None, cflags: Sequence[str] = (),
-           scalar_cflags: Sequence[str] = ()) -> VerifyReport:
+           scalar_cflags: Sequence[str] = (), scalar_static: bool = False,
+           bounds: dict[str, tuple[int, int]] | None = None) -> VerifyReport:
     """Compare ``scalar_name`` (from ``scalar_sources``) with ``vector_name`` (in ``vector_c``) bit for bit.
 
     ``call_log``: also compare the calls recorded with ``vfy_log_record`` (see the module docstring).
@@ -917,12 +981,23 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
     ``cflags``: more compiler flags for every file (scalar sources and harness alike);
     ``scalar_cflags``: and for the scalar sources after them (``-O0``: a reference no optimizer
     pass of the compiler can get wrong).
+    ``scalar_static``: ``scalar_name`` is a ``static`` function of the first scalar source; the
+    harness calls it through a wrapper with external linkage compiled with that source.
+    ``bounds``: integer value parameter name -> (LO, HI): its edge and random values stay in [LO, HI]
+    (a parameter that indexes memory or counts loop trips; ``--range`` of the command line).
+
+    Verdicts beyond mismatches (``VerifyReport.verdict``): when the scalar function itself crashes,
+    "scalar-crash" names the input; when some inputs mismatch, the scalar sources are built again with
+    ``-fsanitize=undefined`` and run on those inputs alone, and "scalar-ub" says where the scalar code
+    has undefined behaviour for them (the vector code computes something else: not expand's doing).
     """
     params = list(params)
     head = f"verify: {scalar_name} vs {vector_name} [{isa.name}, {isa.lanes} lanes]"
     for p in params:
         t = p.type.target if isinstance(p.type, Pointer) else p.type
-        if not isinstance(t, (Int, Float)):
+        if isinstance(p.type, Pointer) and p.shape == "uniform":
+            _leaves(t)  # (an array of structs of ints and floats too)
+        elif not isinstance(t, (Int, Float)):
             raise TypeError(f"parameter {p.name}: unsupported type {p.type}")
         if p.shape not in SHAPES:
             raise ValueError(f"parameter {p.name}: unknown shape {p.shape!r} (one of {', '.join(SHAPES)})")
@@ -930,10 +1005,22 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
             raise TypeError(f"parameter {p.name}: a linear parameter must be an integer value, not {p.type}")
     if not isinstance(ret, (Int, Float, Void)):
         raise TypeError(f"unsupported return type {ret}")
-    plan = _plan([p.type for p in params if not isinstance(p.type, Pointer) and p.shape == "varying"], isa.lanes,
-                 list(constants), n_random,
-                 [p.type for p in params if not isinstance(p.type, Pointer) and p.shape == "uniform"])
+    bounds = dict(bounds or {})
+    for name, (lo, hi) in bounds.items():
+        p = next((p for p in params if p.name == name), None)
+        if p is None or isinstance(p.type, Pointer) or not isinstance(strip_spelling(p.type), Int) \
+                or p.shape == "linear":
+            raise ValueError(f"bounds: '{name}' is not an integer value parameter")
+        t = strip_spelling(p.type)
+        assert isinstance(t, Int)
+        if not (t.min <= lo <= hi <= t.max):
+            raise ValueError(f"bounds: {name}={lo}:{hi} is empty or outside the range of {p.type}")
+    vparams = [p for p in params if not isinstance(p.type, Pointer) and p.shape == "varying"]
+    uparams = [p for p in params if not isinstance(p.type, Pointer) and p.shape == "uniform"]
+    plan = _plan([p.type for p in vparams], isa.lanes, list(constants), n_random, [p.type for p in uparams],
+                 [bounds.get(p.name) for p in vparams], [bounds.get(p.name) for p in uparams])
     harness_c = _harness(vector_file="vector.c", scalar_name=scalar_name, vector_name=vector_name,
+                         scalar_symbol=f"vfy_static_{scalar_name}" if scalar_static else None, bounds=bounds,
                          params=params, ret=ret, isa=isa, plan=plan, seed=seed, call_log=call_log,
                          nan_bits=nan_bits, ulp_bound=ulp_bound)
 
@@ -942,13 +1029,22 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
     wd.mkdir(parents=True, exist_ok=True)
     keep_dir = keep or not own_dir
 
-    def fail(summary: str, details: str) -> VerifyReport:
+    def fail(summary: str, details: str, verdict: str = "build") -> VerifyReport:
         return VerifyReport(False, 0, plan.n_edge, plan.n_random, 0, f"{head}: {summary}", details,
-                            harness_c, wd if keep_dir else None)
+                            harness_c, wd if keep_dir else None, verdict=verdict)
 
     try:
         (wd / "vector.c").write_text(vector_c)
         (wd / "harness.c").write_text(harness_c)
+        if scalar_static:  # the static function, called from a wrapper defined after it, in its own file
+            src0 = Path(scalar_sources[0]).resolve()
+            proto = ", ".join(f"{_spell(p.type)} a{j}" for j, p in enumerate(params)) or "void"
+            args = ", ".join(f"a{j}" for j in range(len(params)))
+            ret_kw = "" if isinstance(ret, Void) else "return "
+            (wd / "scalar_static.c").write_text(
+                f'#include "{src0}"\n{_spell(ret)} vfy_static_{scalar_name}({proto});\n'
+                f"{_spell(ret)} vfy_static_{scalar_name}({proto}) {{ {ret_kw}{scalar_name}({args}); }}\n")
+            scalar_sources = [wd / "scalar_static.c", *scalar_sources[1:]]
         cpp = [f"-I{d}" for d in include_dirs] + [f"-D{d}" for d in defines] + [f"-U{u}" for u in undefs]
         base = list(isa.cc) + COMPILE_FLAGS + list(isa.cflags) + list(cflags)
         src_dirs = _dedupe_paths(Path(s).resolve().parent for s in scalar_sources)
@@ -981,13 +1077,13 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
             return VerifyReport(False, 0, plan.n_edge, plan.n_random, 0,
                                 f"{head}: not run: {cant}; the output and the harness compiled and linked"
                                 f" ({shlex.join(base[:1] + COMPILE_FLAGS + list(isa.cflags))})",
-                                "", harness_c, wd if keep_dir else None, not_run=cant)
+                                "", harness_c, wd if keep_dir else None, not_run=cant, verdict="not-run")
         cmd = list(isa.run_prefix) + [str(exe)]
         try:
             p = subprocess.run(cmd, check=False, cwd=wd, capture_output=True, text=True, errors="replace",
                                timeout=RUN_TIMEOUT)
         except (FileNotFoundError, subprocess.TimeoutExpired) as e:
-            return fail("running the harness failed", f"$ {shlex.join(cmd)}\n{e}")
+            return fail("running the harness failed", f"$ {shlex.join(cmd)}\n{e}", "crash")
         lines = p.stdout.splitlines()
         mism_lines = [ln.removeprefix("mismatch: ") for ln in lines if ln.startswith("mismatch: ")]
         m = None
@@ -1003,21 +1099,84 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
                     why += f" ({signal.Signals(-p.returncode).name})"
                 except ValueError:
                     pass
+            sc = re.search(r"verify harness: signal (\d+) in a scalar call \(input (\d+)\)", p.stderr)
+            if sc:  # the scalar function itself: say for which input, with its values
+                k = sc.group(2)
+                try:
+                    sig = signal.Signals(int(sc.group(1))).name
+                except ValueError:
+                    sig = f"signal {sc.group(1)}"
+                probe = subprocess.run([*cmd, k], check=False, cwd=wd, capture_output=True, text=True,
+                                       errors="replace", timeout=RUN_TIMEOUT)
+                got = re.search(rf"^vfy_input {k}:(.*)$", probe.stdout, re.M)
+                values = f" ({got.group(1).strip()})" if got else ""
+                return fail(f"the scalar function {scalar_name} crashed ({sig}) on input {k}{values}: the scalar code"
+                            " fails there, not the vector code; nothing was compared",
+                            f"$ {shlex.join(cmd)}\n{p.stderr[-4000:]}\nIf a parameter indexes memory or counts loop"
+                            " trips, give it the range the function is defined for: --range NAME=LO:HI"
+                            " (verify(bounds=...)).", "scalar-crash")
             return fail(f"the harness crashed ({why})",
-                        f"$ {shlex.join(cmd)}\n{p.stdout[-20000:]}{p.stderr[-20000:]}")
+                        f"$ {shlex.join(cmd)}\n{p.stdout[-20000:]}{p.stderr[-20000:]}", "crash")
         inputs, n_edge, n_rand, mism = (int(x) for x in m.groups()[:4])
         max_ulp = int(m.group(5)) if m.group(5) not in (None, "inf") else None
         details = "\n".join(mism_lines)
         printed = sum(1 for ln in mism_lines if not ln.startswith(" "))  # one headline per printed mismatch
         if mism > printed:
             details += f"\n... and {mism - printed} more mismatches"
+        summary, verdict = m.group(0), "ok" if mism == 0 and p.returncode == 0 else "mismatch"
+        if mism:
+            ks = re.findall(r"^mismatch: input (\d+) ", p.stdout, re.M)[:MAX_PRINTED]
+            ub = _ub_probe(ks, isa, wd, base, list(scalar_cflags), cpp, [*scalar_sources, *link_files], libs, cmd)
+            if ub:
+                kinds = {f"{Path(f).name}:{line}: {re.sub(r'0x[0-9a-fA-F]+|-?[0-9]+', 'N', what)}": None
+                         for _, f, line, what in ub}
+                where = list(kinds)[:3] + ([f"{len(kinds) - 3} more"] if len(kinds) > 3 else [])
+                summary += (f"; the scalar code has undefined behaviour for these inputs ({'; '.join(where)}):"
+                            " the scalar code's result is not defined there, so neither is a match")
+                details = "\n".join(f"input {k}: {f}:{line}: {what}" for k, f, line, what in ub) + "\n" + details
+                verdict = "scalar-ub"
         if keep_dir:
             details = (details + "\n" if details else "") + f"files kept in {wd}"
-        return VerifyReport(mism == 0 and p.returncode == 0, inputs, n_edge, n_rand, mism, m.group(0),
-                            details, harness_c, wd if keep_dir else None, max_ulp)
+        return VerifyReport(mism == 0 and p.returncode == 0, inputs, n_edge, n_rand, mism, summary,
+                            details, harness_c, wd if keep_dir else None, max_ulp, verdict=verdict)
     finally:
         if own_dir and not keep:
             shutil.rmtree(wd, ignore_errors=True)
+
+
+def _ub_probe(inputs: list[str], isa: IsaLike, wd: Path, base: list[str], scalar_cflags: list[str], cpp: list[str],
+              sources: Sequence[Path], libs: Sequence[str], cmd: list[str]) -> list[tuple[str, str, str, str]]:
+    """The harness again, its scalar sources built with ``-fsanitize=undefined``, on ``inputs`` alone
+    (its probe mode): [(input, file, line, what)] for each undefined behaviour UBSan reports. Empty when
+    there is none, or when the probe cannot be built here."""
+    if not inputs:
+        return []
+    objs: list[str] = []
+    try:
+        for n, src in enumerate(sources):
+            src = Path(src).resolve()
+            if src.suffix in (".o", ".a", ".so"):
+                objs.append(str(src))
+                continue
+            obj = wd / f"ub{n}_{src.stem}.o"
+            _run(base + scalar_cflags + cpp + ["-fsanitize=undefined", "-c", str(src), "-o", str(obj)],
+                 f"compiling {src} with -fsanitize=undefined", wd, COMPILE_TIMEOUT)
+            objs.append(str(obj))
+        exe = wd / "harness_ub"
+        _run(list(isa.cc) + list(isa.cflags) + ["-fsanitize=undefined", "harness.o", *objs, "-o", str(exe)]
+             + [f"-l{lib}" for lib in libs], "linking with -fsanitize=undefined", wd, COMPILE_TIMEOUT)
+        env = {**os.environ, "UBSAN_OPTIONS": "print_stacktrace=0"}
+        out: list[tuple[str, str, str, str]] = []
+        for k in inputs:  # one process each: UBSan reports each source location once per process
+            p = subprocess.run([*cmd[:-1], str(exe), k], check=False, cwd=wd, capture_output=True, text=True,
+                               errors="replace", timeout=RUN_TIMEOUT, env=env)
+            for line in p.stderr.splitlines():
+                m = re.match(r"(.*?):(\d+):\d+: runtime error: ([^:]*)", line)
+                if m:
+                    out.append((k, m.group(1), m.group(2), m.group(3).strip()))
+    except (_BuildError, OSError, subprocess.TimeoutExpired):
+        return []
+    return out
 
 
 def _dedupe_paths(ps: Iterable[Path]) -> list[Path]:

@@ -666,6 +666,7 @@ class ClangReader:
                 self.record_errors[key] = exc
                 raise
             r.fields = fields
+            r.coord = self.start_coord(defn)
         return r
 
     def enum_rule(self, d, where: Coord | None = None) -> T.Int:

@@ -87,6 +87,32 @@ def preprocess(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc:
     return p.stdout
 
 
+def include_site(pre: str, path: str, header: str) -> Coord | None:
+    """Where the user's file ``path`` includes (directly or through other headers) ``header``, from the
+    line markers of the preprocessed text ``pre``; None when ``header`` is the user's file or unknown."""
+    if header == path:
+        return None
+    parent: dict[str, Coord] = {}
+    cur, line = path, 1
+    for text in pre.splitlines():
+        m = re.match(r'#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"((?:\s+\d)*)\s*$', text)
+        if m is None:
+            line += 1
+            continue
+        f, flags = m.group(2), m.group(3).split()
+        if "1" in flags and f not in parent:
+            parent[f] = Coord(cur, line, 1)
+        cur, line = f, int(m.group(1))
+    seen = set()
+    while header in parent and header not in seen:
+        seen.add(header)
+        site = parent[header]
+        if site.file == path:
+            return site
+        header = site.file
+    return None
+
+
 def prologue_lines(text: str) -> list[str]:
     """The user's preprocessor lines up to the last ``#include``: printed back in the output."""
     lines = text.splitlines()
@@ -319,6 +345,7 @@ class Reader:
             raise
         r.fields = fields
         r.complete = True
+        r.coord = self.coord(node)
         return r
 
     def const_int(self, node) -> int:
@@ -1205,7 +1232,16 @@ def read_file(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc: 
         msg = str(exc)
         m = re.match(r"(.*?):(\d+):(\d+): (.*)", msg, re.S)
         if m:
-            raise error(Coord(m.group(1), int(m.group(2)), int(m.group(3))), _syntax_message(m.group(4))) from None
+            where = Coord(m.group(1), int(m.group(2)), int(m.group(3)))
+            inc = include_site(pre, path, where.file)
+            if inc is not None:  # in a header the user's file includes: say which, at the #include
+                line = text.splitlines()[inc.line - 1].strip() if 0 < inc.line <= len(text.splitlines()) else ""
+                raise error(inc, f"the header included here ({line or 'an #include'}) has C that expand cannot"
+                                 f" read: {_syntax_message(m.group(4))} at {where}",
+                            "include only headers of plain C declarations, or declare what the function uses"
+                            " yourself (for example 'unsigned int _mm_getcsr(void);' instead of <x86intrin.h>)") \
+                    from None
+            raise error(where, _syntax_message(m.group(4))) from None
         m = re.match(r"(.*?):(\d+): (.*)", msg, re.S)
         if m:
             raise error(Coord(m.group(1), int(m.group(2)), 1), _syntax_message(m.group(3))) from None

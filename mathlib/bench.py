@@ -88,7 +88,7 @@ SETS = ("common", "rare")
 SCALAR_FLAGS = ["-O2", "-fno-tree-vectorize", "-ffp-contract=off"]
 VECTOR_FLAGS = ["-O2", "-ffp-contract=off"]
 GCC_FLAGS = ["-O3", "-fopenmp-simd"]
-MAIN_FLAGS = ["-O2", "-fno-tree-vectorize", "-ffp-contract=off"]
+MAIN_FLAGS = ["-O2", "-fno-tree-vectorize", "-ffp-contract=off", "-fPIE"]
 #: Added to every compile: each function and loop starts a 64-byte line, so that where the linker
 #: happens to put a variant (the same instructions 20% apart here otherwise) matters less.
 ALIGN_FLAGS = ["-falign-functions=64", "-falign-loops=64"]
@@ -385,6 +385,17 @@ class Program:
     same_code: dict[str, str] = field(default_factory=dict)  # series -> an earlier series with the same C
     error: str | None = None
     input_note: str = ""
+    #: series -> (the entry point it calls, where that must live: "exe" for the program itself, else the
+    #: shared library's name stem such as "libmvec"); checked at run time by ``check_entries``
+    entries: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: a program that only calls libmvec (nothing of ours linked), measured beside this one
+    anchor_exe: Path | None = None
+    #: series -> the object file its entry point was found in at run time (and "anchor")
+    where: dict[str, str] = field(default_factory=dict)
+
+
+class WrongEntryPoint(Exception):
+    """A column does not call what it names (found at run time): the benchmark stops."""
 
 
 class BuildError(Exception):
@@ -434,6 +445,8 @@ def build_program(f: CorpusFunction, isa_name: str, wd: Path, *, n: int, boscc: 
     except BuildError as exc:
         prog.error = str(exc)
         prog.exe = None
+    except WrongEntryPoint:
+        raise
     except Exception as exc:  # an expand diagnostic, or anything else: report it, keep going
         prog.error = f"{type(exc).__name__}: {getattr(exc, 'message', None) or exc}"
         prog.exe = None
@@ -549,18 +562,26 @@ def _build(f: CorpusFunction, isa_name: str, wd: Path, prog: Program, *, n: int,
         peer_decls.append(f"extern {isa.vtype(ret_kind)} {name}({', '.join(isa.vtype(a.kind) for a in args)});\n")
         peer_fns.append(_gang_loop("expandm", name, value_args, isa, lanes, ret_kind))
         variants.append("expandm")
-        archives.append(str(expandm / "lib" / "x86_64" / "libexpandm.a"))
+        prog.entries["expandm"] = (name, "exe")
+        # libexpandm.a also defines libmvec's names (_ZGVdN8v_logf: GCC's vectorizer calls them); linked as
+        # it is, it would answer the libmvec column's calls too. This program's copy keeps them local.
+        own = wd / "libexpandm_own.a"
+        steps.append(lambda own=own: run(["objcopy", "--wildcard", "--localize-symbol=_ZGV*",
+                                          str(expandm / "lib" / "x86_64" / "libexpandm.a"), str(own)], wd))
+        archives.append(str(own))
     if f.name in LIBMVEC and ret_kind == "f32":
         name = libmvec_name(f.name, isa_name)
         peer_decls.append(f"extern {vt} {name}({', '.join([vt] * LIBMVEC[f.name][1])});\n")
         peer_fns.append(_gang_loop("libmvec", name, value_args, isa, lanes))
         variants.append("libmvec")
+        prog.entries["libmvec"] = (name, "libmvec")
     if sleef and f.name in SLEEF and ret_kind == "f32":
         name = sleef_name(f.name, isa_name)
         kinds = SLEEF[f.name][2]
         peer_decls.append(f"extern {vt} {name}({', '.join(VTI[isa_name] if k == 'i32' else vt for k in kinds)});\n")
         peer_fns.append(_gang_loop("sleef", name, value_args, isa, lanes))
         variants.append("sleef")
+        prog.entries["sleef"] = (name, "libsleef")
     if f.name in INSTR_FUNCS:
         peer_decls.append(instr_helper(f.name, isa_name))
         peer_fns.append(_gang_loop("instr", f"instr_{f.name}", value_args, isa, lanes))
@@ -576,7 +597,7 @@ def _build(f: CorpusFunction, isa_name: str, wd: Path, prog: Program, *, n: int,
         misa.storeu(ret_kind, "p", "v")
     w: list[str] = []
     w.append(f"/* mathlib.bench: {f.name} [{isa_name}, {lanes} lanes], N = {n} */\n")
-    w.append("#define _GNU_SOURCE\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
+    w.append("#define _GNU_SOURCE\n#include <dlfcn.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
              "#include <string.h>\n#include <time.h>\n")
     w.extend(f"#include {h}\n" for h in misa.headers)
     w.append(f"#define BENCH_N {n}\n#define NOIPA __attribute__((noinline, noipa))\n\n")
@@ -620,19 +641,87 @@ def _build(f: CorpusFunction, isa_name: str, wd: Path, prog: Program, *, n: int,
     w.append("static const struct { const char *name; bench_fn fn; } V[] = {\n")
     w.extend(f'    {{"{v}", bench_{v}}},\n' for v in variants)
     w.append("};\n#define NV (int)(sizeof V / sizeof V[0])\n\n")
+    prog.entries["scalar"] = (scalar, "exe")
+    for series, _, _ in modes:
+        prog.entries[series] = (texts[series][1].vector_name, "exe")
     w.append(_MAIN_TEMPLATE.replace("@LOAD@", _load_code(args)).replace("@SAVE@", _save_code(outs))
-             .replace("@CMP@", _cmp_code(outs)).replace("@NOUT@", str(max(len(outs), 1))))
+             .replace("@CMP@", _cmp_code(outs)).replace("@NOUT@", str(max(len(outs), 1)))
+             .replace("@ENTRIES@", _entries_code(prog.entries)).replace("@WHERE@", WHERE_C))
     (wd / "main.c").write_text("".join(w))
     cc("main.c", "main.o", MAIN_FLAGS)
+    if "libmvec" in variants:  # the anchor: the same inputs and loop, libmvec alone
+        head = w[:w.index(f"\nextern {rspell} {scalar}({decl_params});\n")]
+        a = [*head, *[d for d in peer_decls if libmvec_name(f.name, isa_name) in d],
+             *[fn for fn in peer_fns if "bench_libmvec(" in fn],
+             "\ntypedef void (*bench_fn)(int);\n",
+             'static const struct { const char *name; bench_fn fn; } V[] = {\n    {"libmvec", bench_libmvec},\n};\n',
+             "#define NV (int)(sizeof V / sizeof V[0])\n\n",
+             _MAIN_TEMPLATE.replace("@LOAD@", _load_code(args)).replace("@SAVE@", _save_code(outs))
+             .replace("@CMP@", _cmp_code(outs)).replace("@NOUT@", str(max(len(outs), 1)))
+             .replace("@ENTRIES@", _entries_code({"libmvec": prog.entries["libmvec"]})).replace("@WHERE@", WHERE_C)]
+        (wd / "anchor.c").write_text("".join(a))
+        steps.append(lambda: run(["gcc", *MAIN_FLAGS, *ALIGN_FLAGS, *cflags, "anchor.c", "-o", "anchor", "-lmvec",
+                                  "-lm"], wd))
+        prog.anchor_exe = wd / "anchor"
     objs += archives  # (after main.o, which calls into them)
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         for fut in [pool.submit(step) for step in steps]:
             fut.result()
     libs = (["-lsleef"] if "sleef" in variants else []) + (["-lmvec"] if "libmvec" in variants else [])
     libs += [f"-l{lib}" for lib in f.libs if lib != "m"] + ["-lm"]
-    run(["gcc", *cflags, *objs, "-o", "bench", *libs], wd)
+    run(["gcc", *cflags, "-pie", *objs, "-o", "bench", *libs], wd)
     prog.exe = wd / "bench"
     prog.variants = variants
+    if "instr" in variants:
+        check_instruction(f.name, isa_name, run(["objdump", "-d", "--no-show-raw-insn", "--disassemble=bench_instr",
+                                                 "bench"], wd))
+
+
+#: The instruction the ``instr`` column stands for, per function (roundps, vroundps, vrndscaleps; the
+#: bit operations); objdump must find one in ``bench_instr`` and no call.
+INSTR_MNEMONIC = {"floorf": r"v?round|vrndscale", "ceilf": r"v?round|vrndscale", "truncf": r"v?round|vrndscale",
+                  "roundf": r"v?round|vrndscale", "fabsf": r"v?andn?p|vpand|vpternlog",
+                  "copysignf": r"v?andn?p|v?orp|vpand|vpor|vpternlog"}
+
+
+def check_instruction(fn: str, isa: str, disassembly: str) -> None:
+    """The ``instr`` column runs the instruction it names, inlined (no call): else WrongEntryPoint."""
+    insns = [ln.split("\t", 1)[1] for ln in disassembly.splitlines() if "\t" in ln and ":" in ln.split("\t")[0]]
+    if not insns:
+        raise WrongEntryPoint(f"{fn} [{isa}]: objdump finds no bench_instr in the program")
+    if any(i.startswith("call") for i in insns):
+        raise WrongEntryPoint(f"{fn} [{isa}]: the instruction column calls a function: {insns}")
+    if not any(re.match(INSTR_MNEMONIC[fn], i) for i in insns):
+        raise WrongEntryPoint(f"{fn} [{isa}]: the instruction column has no {INSTR_MNEMONIC[fn]} instruction")
+
+
+def _entries_code(entries: dict[str, tuple[str, str]]) -> str:
+    """C statements printing, for each series, the object its entry point lives in (dladdr)."""
+    return "".join(f'    where("{series}", "{sym}", (const void *)&{sym});\n' for series, (sym, _) in entries.items())
+
+
+def check_entries(prog: Program, exe: Path, out: str) -> dict[str, str]:
+    """Every column calls what it names: the ``entry`` lines ``exe`` printed (dladdr of each entry point)
+    against ``prog.entries``; {series: object file}. Raises WrongEntryPoint otherwise."""
+    seen = {}
+    for line in out.splitlines():
+        parts = line.split(" ", 3)
+        if parts[0] == "entry" and len(parts) == 4:
+            seen[parts[1]] = (parts[2], parts[3])
+    want = prog.entries if exe == prog.exe else {"libmvec": prog.entries["libmvec"]}
+    where = {}
+    for series, (sym, lib) in want.items():
+        if series not in seen:
+            raise WrongEntryPoint(f"{prog.function} [{prog.isa}]: {exe.name} did not say where {sym} lives")
+        obj = seen[series][1]
+        ok = (os.path.realpath(obj) == os.path.realpath(exe) if lib == "exe"
+              else re.fullmatch(rf"{re.escape(lib)}\.so(\.\d+)*", os.path.basename(obj)) is not None)
+        if not ok:
+            what = f"{exe.name} itself" if lib == "exe" else f"{lib}.so"
+            raise WrongEntryPoint(f"the {LABELS[series]} column of {prog.function} [{prog.isa}] calls {sym} in"
+                                  f" {obj}, not in {what}")
+        where[series] = obj
+    return where
 
 
 def _gang_loop(series: str, fname: str, value_args: list[tuple[int, Arg]], isa, lanes: int,
@@ -663,10 +752,20 @@ def _cmp_code(outs: list[tuple[str, str]]) -> str:
     return "".join(lines)
 
 
+#: C: ``where(series, symbol, address)`` prints the object an entry point lives in (needs <dlfcn.h>, <stdio.h>).
+WHERE_C = r"""/* where an entry point lives: the program itself or a shared library (the columns call what they name) */
+static void where(const char *series, const char *sym, const void *p)
+{
+    Dl_info d;
+    printf("entry %s %s %s\n", series, sym, dladdr(p, &d) && d.dli_fname ? d.dli_fname : "?");
+}
+
+"""
+
 _MAIN_TEMPLATE = r"""
 static unsigned char ref0[BENCH_N * 8], ref1[BENCH_N * 8], ref2[BENCH_N * 8], ref3[BENCH_N * 8];
 
-static double now_ns(void)
+@WHERE@static double now_ns(void)
 {
     /* this thread's CPU time: time slices other processes take on a busy machine do not count */
     struct timespec t;
@@ -721,7 +820,7 @@ int main(int argc, char **argv)
     static double samples[64][256];
     long reps[64], bad[64];
     if (rounds > 256) rounds = 256;
-    for (int s = 0; s < 2; s++) {
+@ENTRIES@    for (int s = 0; s < 2; s++) {
         if (only >= 0 && s != only) continue;
         /* outputs: every variant against the scalar one (pointer outputs restart from the inputs) */
         load(s);
@@ -768,28 +867,48 @@ def run_program(prog: Program, rounds: int, min_ms: float, procs: int = 6) -> di
     runs of two rounds, not three of four: on this VM the speed of two variants with the same code
     on the common path differs from one process to the next (SSE4.1 chroma, auto against all:
     0.95 to 1.02 with three runs, 0.97 to 0.98 with six). Every run is pinned to the same CPU (the
-    last one this process may use)."""
+    last one this process may use). Each run first checks where every column's entry point lives
+    (``check_entries``). With an anchor program (libmvec alone), each run of the program is followed
+    by a run of the anchor: its result is ``acc["anchor"]`` ({set: {"libmvec": {...}}})."""
     assert prog.exe is not None
     cpu = max(os.sched_getaffinity(0))  # one CPU for every run: no migration in the middle of a round
     procs = max(1, min(procs, rounds))
     per = [rounds // procs + (1 if k < rounds % procs else 0) for k in range(procs)]
-    acc: dict[str, dict[str, dict]] = {s: {} for s in SETS}
+    exes = [prog.exe] + ([prog.anchor_exe] if prog.anchor_exe is not None else [])
+    accs: list[dict[str, dict[str, dict]]] = [{s: {} for s in SETS} for _ in exes]
     for r in per:
-        p = subprocess.run([str(prog.exe), str(r), str(min_ms)], capture_output=True, text=True, timeout=600,
-                           preexec_fn=lambda: os.sched_setaffinity(0, {cpu}))
-        if p.returncode != 0:
-            raise RuntimeError(f"{prog.exe} exited {p.returncode}: {p.stderr[-2000:]}")
-        for line in p.stdout.splitlines():
-            parts = line.split()
-            if len(parts) < 5 or parts[0] not in SETS:
-                continue
-            s, v, reps, bad = parts[0], parts[1], int(parts[2]), int(parts[3])
-            xs = [float(x) for x in parts[4:]]
-            d = acc[s].setdefault(v, {"samples": [], "reps": [], "run_medians": [], "mismatches": bad})
-            d["samples"] += xs
-            d["reps"].append(reps)
-            d["run_medians"].append(statistics.median(xs))
-            d["mismatches"] = max(d["mismatches"], bad)
+        for exe, acc in zip(exes, accs):
+            p = subprocess.run([str(exe), str(r), str(min_ms)], capture_output=True, text=True, timeout=600,
+                               preexec_fn=lambda: os.sched_setaffinity(0, {cpu}))
+            if p.returncode != 0:
+                raise RuntimeError(f"{exe} exited {p.returncode}: {p.stderr[-2000:]}")
+            prog.where = check_entries(prog, exe, p.stdout) if exe == prog.exe else prog.where
+            if exe != prog.exe:
+                prog.where["anchor"] = check_entries(prog, exe, p.stdout)["libmvec"]
+            _collect(acc, p.stdout)
+    acc = accs[0]
+    for a in accs:
+        _summarize(a)
+    if len(accs) > 1:
+        acc["anchor"] = accs[1]
+    return acc
+
+
+def _collect(acc: dict[str, dict[str, dict]], stdout: str) -> None:
+    for line in stdout.splitlines():
+        parts = line.split()
+        if len(parts) < 5 or parts[0] not in SETS:
+            continue
+        s, v, reps, bad = parts[0], parts[1], int(parts[2]), int(parts[3])
+        xs = [float(x) for x in parts[4:]]
+        d = acc[s].setdefault(v, {"samples": [], "reps": [], "run_medians": [], "mismatches": bad})
+        d["samples"] += xs
+        d["reps"].append(reps)
+        d["run_medians"].append(statistics.median(xs))
+        d["mismatches"] = max(d["mismatches"], bad)
+
+
+def _summarize(acc: dict[str, dict[str, dict]]) -> None:
     for s in SETS:
         for v, d in acc[s].items():
             d["ns_per_element"] = statistics.median(d["samples"])
@@ -801,7 +920,6 @@ def run_program(prog: Program, rounds: int, min_ms: float, procs: int = 6) -> di
         if "BOSCC" in acc[s]:
             acc[s]["BOSCC"]["paired"] = {o: paired_speed(acc[s]["BOSCC"], acc[s][o])
                                          for o in ("vector", "BOSCC_all") if o in acc[s]}
-    return acc
 
 
 def paired_speed(a: dict, b: dict) -> float:
@@ -819,6 +937,58 @@ def paired_speed(a: dict, b: dict) -> float:
 #: of off and all on a corpus function.
 BOSCC_MUST_NOT_LOSE = ("logf", "powf", "floorf", "scalbnf", "roundf")
 BOSCC_TOLERANCE = 0.97
+
+
+#: The libmvec column must be within this of the program that calls libmvec alone (issue 23).
+ANCHOR_TOLERANCE = 0.15
+
+
+def anchor_section(data: dict) -> list[str]:
+    """The libmvec column against a separate program that calls only libmvec (same inputs, same loop,
+    nothing of ours linked), measured in the same run, each of its runs right after the benchmark's."""
+    meta = data["meta"]
+    rows = []
+    for isa in meta["isas"]:
+        for fn in meta["functions"]:
+            r = data["results"].get(isa, {}).get(fn, {})
+            if "anchor" not in r:
+                continue
+            for set_name in SETS:
+                col = r[set_name]["libmvec"]["ns_per_element"]
+                alone = r["anchor"][set_name]["libmvec"]["ns_per_element"]
+                ok = abs(col / alone - 1) <= ANCHOR_TOLERANCE
+                rows.append(f"| {isa} | {fn} | {set_name} | {fmt_ns(col)} | {fmt_ns(alone)} | {col / alone:.2f}"
+                            f" | {'ok' if ok else '**off**'} |\n")
+    if not rows:
+        return []
+    return [f"\n## The libmvec column against libmvec alone ({meta['cpu']})\n\n"
+            "ns per element; \"alone\": a separate program with the same inputs and loop that links only"
+            f" `-lmvec -lm`; ok within {ANCHOR_TOLERANCE:.0%}.\n\n"
+            "| ISA | function | inputs | libmvec column | libmvec alone | ratio | |\n"
+            "|---|---|---|---:|---:|---:|---|\n",
+            *rows]
+
+
+def where_section(data: dict) -> list[str]:
+    """Where each column's entry point lived at run time (dladdr): the program or a shared library."""
+    meta = data["meta"]
+    found: dict[str, set[str]] = {}
+    for isa in meta["isas"]:
+        for fn in meta["functions"]:
+            for series, obj in data["results"].get(isa, {}).get(fn, {}).get("where", {}).items():
+                name = os.path.basename(obj)
+                found.setdefault(series, set()).add("the benchmark program" if name == "bench" else name)
+    if not found:
+        return []
+    out = ["\n## What each column called (dladdr at run time; the benchmark stops if a column calls another"
+           " object than it names)\n\n"]
+    for series in [*SERIES, "anchor"]:
+        if series in found:
+            label = "libmvec alone" if series == "anchor" else LABELS[series]
+            out.append(f"- {label}: {', '.join(sorted(found[series]))}\n")
+    out.append("- instruction: objdump finds the instruction in `bench_instr` and no call (checked at build time)\n"
+               "- GCC clones: objdump finds the calls of the `_ZGV` clones in the loop (table above)\n")
+    return out
 
 
 def boscc_section(data: dict) -> list[str]:
@@ -885,7 +1055,7 @@ def markdown(data: dict) -> str:
     for set_name in SETS:
         what = "common range" if set_name == "common" else "rare branches (half of the elements special values)"
         for isa in meta["isas"]:
-            out.append(f"\n## {isa} ({LANES[isa]} lanes), {what}\n\n")
+            out.append(f"\n## {isa} ({LANES[isa]} lanes), {what}; {meta['cpu']}\n\n")
             out.append("ns per element (speedup over scalar)\n\n")
             out.append("| function | " + " | ".join(LABELS[s] for s in series) + " |\n")
             out.append("|---|" + "---:|" * len(series) + "\n")
@@ -946,6 +1116,8 @@ def markdown(data: dict) -> str:
             names = sorted({m.group(0) for c in cc.get("gcc", []) if (m := re.match(r"_ZGV[a-z][MN]\d+[a-z0-9]*", c))})
             cells.append(", ".join(names) if names else "**none**")
         out.append(f"| {fn} | " + " | ".join(cells) + " |\n")
+    out.extend(anchor_section(data))
+    out.extend(where_section(data))
     out.extend(boscc_section(data))
     slow = slower_than_peers(data)
     out.append(f"\n## Where the expanded code is slower than GCC clones or libmvec (common range, by"
@@ -1120,10 +1292,15 @@ def bench(isas: list[str], functions: list[CorpusFunction], out: Path, *, rounds
             r2["notes"] = p.notes
             r2["clone_calls"] = p.clone_calls
             r2["same_code"] = p.same_code
+            r2["where"] = p.where
             results[p.isa][p.function] = r2
             c = r["common"]
             log(f"{p.isa:7} {p.function:12} scalar {c['scalar']['ns_per_element']:.3f} ns  " +
                 "  ".join(f"{v} {c[v]['speedup']:.2f}x" for v in p.variants[1:] if v in c))
+            if "anchor" in r:
+                a = r["anchor"]["common"]["libmvec"]["ns_per_element"]
+                log(f"{p.isa:7} {p.function:12} libmvec column {c['libmvec']['ns_per_element']:.3f} ns, libmvec alone"
+                    f" {a:.3f} ns ({c['libmvec']['ns_per_element'] / a:.2f}x)")
         t_measure = time.monotonic() - t1
     finally:
         if keep_build is None:
@@ -1229,8 +1406,12 @@ def main(argv: list[str] | None = None) -> int:
     procs = args.runs or (1 if args.quick else 6)
     min_ms = args.min_ms if args.min_ms is not None else (0.05 if args.quick else 3.0)
     out = args.out or (Path(tempfile.mkdtemp(prefix="expand-bench-out-")) if args.quick else RESULTS_DIR)
-    data = bench(isas, functions, out, rounds=rounds, min_ms=min_ms, n=args.n, jobs=args.jobs,
-                 keep_build=args.keep_build, quick=args.quick, procs=procs)
+    try:
+        data = bench(isas, functions, out, rounds=rounds, min_ms=min_ms, n=args.n, jobs=args.jobs,
+                     keep_build=args.keep_build, quick=args.quick, procs=procs)
+    except WrongEntryPoint as exc:
+        print(f"bench: error: {exc}: stopped (a column must call what it names)", file=sys.stderr)
+        return 1
     print(f"wrote {out / 'bench.md'}, {out / 'bench.json'}, {out / 'bench.png'}"
           f" ({data['meta']['runtime_s']:.0f} s)")
     return EXIT_NOT_RUN if skipped else 0

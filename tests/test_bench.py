@@ -114,3 +114,61 @@ def test_sleef_and_libmvec_names() -> None:
     assert bench.sleef_name("floorf", "avx512") == "Sleef_floorf16_avx512f"
     assert bench.libmvec_name("powf", "avx2") == "_ZGVdN8vv_powf"
     assert bench.libmvec_name("logf", "avx512") == "_ZGVeN16v_logf"
+
+
+# ------------------------------------------------------------------ every column calls what it names
+
+WHERE_MAIN = """#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <immintrin.h>
+extern __m256 _ZGVdN8v_logf(__m256);
+extern __m256 _Exp_logf_avx2(__m256);
+{where}int main(void)
+{{
+{entries}    volatile __m256 r = _Exp_logf_avx2(_mm256_set1_ps(2.0f)); /* the benchmark's expandm column */
+    (void)r;
+    return 0;
+}}
+"""
+
+
+def test_entry_check_stops_when_our_library_answers_for_libmvec(tmp_path: Path) -> None:
+    """libexpandm.a defines libmvec's names too: linked as it is, the libmvec column would call our
+    logf (what the benchmark once did). The run-time check refuses that program; the benchmark's copy
+    of the library, with the _ZGV names made local, passes it."""
+    from hostrun import skip_run_unless_host
+
+    from mathlib import libm
+
+    lib = libm.ensure(["avx2"], ["logf"], tmp_path / "expandm")
+    archive = lib / "lib" / "x86_64" / "libexpandm.a"
+    own = tmp_path / "libexpandm_own.a"
+    subprocess.run(["objcopy", "--wildcard", "--localize-symbol=_ZGV*", archive, own], check=True)
+    entries = {"libmvec": ("_ZGVdN8v_logf", "libmvec"), "expandm": ("_Exp_logf_avx2", "exe")}
+    (tmp_path / "m.c").write_text(WHERE_MAIN.format(where=bench.WHERE_C, entries=bench._entries_code(entries)))
+    progs = {}
+    for tag, a in (("as_is", archive), ("own", own)):
+        exe = tmp_path / f"m_{tag}"
+        subprocess.run(["gcc", "-O2", "-mavx2", "-fPIE", "-pie", tmp_path / "m.c", a, "-lmvec", "-o", exe],
+                       check=True)
+        progs[tag] = exe
+    skip_run_unless_host("avx2")
+    for tag, exe in progs.items():
+        prog = bench.Program("logf", "avx2", exe, [], entries=entries)
+        out = subprocess.run([exe], capture_output=True, text=True, check=True).stdout
+        if tag == "as_is":
+            with pytest.raises(bench.WrongEntryPoint, match=r"libmvec column of logf \[avx2\] calls _ZGVdN8v_logf"):
+                bench.check_entries(prog, exe, out)
+        else:
+            where = bench.check_entries(prog, exe, out)
+            assert where["libmvec"].endswith("libmvec.so.1") and Path(where["expandm"]).resolve() == exe.resolve()
+
+
+def test_instruction_check_wants_the_instruction_and_no_call() -> None:
+    good = "0000000000001140 <bench_instr>:\n    1140:\tvroundps $0x9,(%rax),%ymm0\n    1146:\tret\n"
+    bench.check_instruction("floorf", "avx2", good)
+    with pytest.raises(bench.WrongEntryPoint, match="calls a function"):
+        bench.check_instruction("floorf", "avx2", good.replace("vroundps $0x9,(%rax),%ymm0", "call 1000 <floorf>"))
+    with pytest.raises(bench.WrongEntryPoint, match="no v"):
+        bench.check_instruction("floorf", "avx2", good.replace("vroundps", "vaddps"))

@@ -25,10 +25,6 @@ from expand.verify import Param, verify
 from frontends.pycparser_frontend import read_file
 from mathlib.corpus import corpus
 
-
-
-
-
 needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 needs_cpu = pytest.mark.skipif(not runs_here("avx512"), reason=str(why_not_here("avx512")))
 

@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hostrun import assert_verified, skip_if_cli_not_run
+from hostrun import assert_verified, skip_if_cli_not_run, skip_run_unless_host
 
 from emit import ISAS, get_isa
 from expand import types as T
@@ -406,3 +406,45 @@ def test_libm_command_line(lib: Path, tmp_path: Path) -> None:
     bad = subprocess.run([sys.executable, "-m", "mathlib.libm", "--out", tmp_path, "--functions", "expf"], cwd=ROOT,
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "not in the library" in bad.stderr
+
+
+# ------------------------------------------------------------------ libexpandm.a and glibc's libmvec
+
+WHOSE = """#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <immintrin.h>
+extern __m256 _ZGVdN8v_logf(__m256);
+extern __m256 _Exp_logf_avx2(__m256);
+int main(void)
+{
+    Dl_info d;
+#ifdef ALSO_EXP
+    volatile __m256 r = _Exp_logf_avx2(_mm256_set1_ps(2.0f));
+    (void)r;
+#endif
+    printf("%s\\n", dladdr((void *)&_ZGVdN8v_logf, &d) && d.dli_fname ? d.dli_fname : "?");
+    return 0;
+}
+"""
+
+
+def test_link_order_decides_whose_libmvec_names_a_program_calls(lib: Path, tmp_path: Path) -> None:
+    """libexpandm.a defines libmvec's names (_ZGVdN8v_logf), so linked before -lmvec it replaces glibc's
+    functions silently; -lmvec first keeps glibc's, unless the program also calls the same function's
+    _Exp_ entry point (that pulls in the object defining both). README says so."""
+    src = tmp_path / "whose.c"
+    src.write_text(WHOSE)
+    archive = lib / "lib" / "x86_64" / "libexpandm.a"
+    cases = {"ours_first": ([archive, "-lmvec"], []), "mvec_first": (["-lmvec", archive], []),
+             "mvec_first_and_exp": (["-lmvec", archive], ["-DALSO_EXP"])}
+    exes = {}
+    for tag, (order, defs) in cases.items():
+        exe = tmp_path / tag
+        run(["gcc", "-O2", "-mavx2", "-fPIE", "-pie", *defs, src, *order, "-o", exe])
+        exes[tag] = exe
+    skip_run_unless_host("avx2")
+    where = {tag: run([exe]).stdout.strip() for tag, exe in exes.items()}
+    assert Path(where["ours_first"]).name == "ours_first", where
+    assert Path(where["mvec_first"]).name == "libmvec.so.1", where
+    assert Path(where["mvec_first_and_exp"]).name == "mvec_first_and_exp", where
