@@ -516,6 +516,20 @@ class FunctionPrinter:
                     body.append(f"{isa.storeu(k, back[sym], sym.name)};")
                 arg_texts.append(f"&{back[sym]}[lane]")
                 continue
+            if isinstance(a, Var) and a.sym.kind == "param" and isinstance(a.type, T.Pointer) \
+                    and a.sym.shape != "uniform":  # a pointer to a gang: each lane's call gets its element
+                k = self.k(a.type.target)
+                arg_texts.append(f"&(({scalar_ctype(k)} *){a.sym.name})[lane]")
+                continue
+            shared = next((n.operand.sym for n in a.walk() if isinstance(n, Unary) and n.op == "&"
+                           and isinstance(n.operand, Var) and n.operand.sym.kind == "global"), None)
+            if shared is None and isinstance(a, Var) and a.sym.kind == "global" and isinstance(a.sym.type, T.Array) \
+                    and not a.sym.const:
+                shared = a.sym
+            if shared is not None:
+                raise error(call.coord, f"'{call.func}' is called once per lane with the address of global"
+                            f" '{shared.name}', which the calls would share (each scalar call has it to itself"
+                            " until the next)", "pass the address of a local variable instead")
             if not self.sh.varying(a):
                 arg_texts.append(self.scalar(a))
                 continue

@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         return run(args)
     except OutputError as exc:
         print(f"expand: error: {exc}", file=sys.stderr)
-        return EXIT_DIAG
+        return EXIT_USAGE if exc.usage else EXIT_DIAG
     except ExpandError as exc:
         print(exc.render(), file=sys.stderr)
         return EXIT_DIAG

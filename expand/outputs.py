@@ -10,7 +10,12 @@ from pathlib import Path
 
 
 class OutputError(Exception):
-    """An output path that cannot be used, or a write that failed: ``expand: error: <message>``."""
+    """An output path that cannot be used, or a write that failed: ``expand: error: <message>``.
+    ``usage``: a usage error (the input, or two outputs naming one file), not a path that fails."""
+
+    def __init__(self, message: str, usage: bool = False) -> None:
+        super().__init__(message)
+        self.usage = usage
 
 
 def _same(a: str, b: str) -> bool:
@@ -33,12 +38,12 @@ def check_paths(input_path: str | None, outputs: dict[str, str | None]) -> None:
         if not os.path.isdir(parent):
             raise OutputError(f"{opt} '{p}': the directory '{parent}' does not exist")
         if input_path is not None and os.path.exists(p) and _same(p, input_path):
-            raise OutputError(f"{opt} '{p}' is the input file; refusing to overwrite it")
+            raise OutputError(f"{opt} '{p}' is the input file; refusing to overwrite it", usage=True)
     items = list(given.items())
     for i, (oa, pa) in enumerate(items):
         for ob, pb in items[i + 1:]:
             if _same(pa, pb):
-                raise OutputError(f"{oa} and {ob} name the same file '{pa}'")
+                raise OutputError(f"{oa} and {ob} name the same file '{pa}'", usage=True)
 
 
 def write_file(path: str, text: str) -> None:

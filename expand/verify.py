@@ -574,6 +574,15 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
     total = plan.n_edge + plan.n_random
     out: list[str] = []
     w = out.append
+
+    def show_inputs(indent: str) -> None:
+        """C statements printing lane l's inputs (" x=0x... (1.5) *p=..."), in parameter order."""
+        for i, p in sorted(vals + svals, key=lambda ip: ip[0]):
+            w(f"{indent}printf(\" {p.name}=\"); vfy_show({_cls(p.type)}, {p.type.size()}, vfy_b_in{i}[l]);\n")
+        for i, p in ptrs:
+            assert isinstance(p.type, Pointer)
+            tt = p.type.target
+            w(f"{indent}printf(\" *{p.name}=\"); vfy_show({_cls(tt)}, {tt.size()}, vfy_b_init{i}[l]);\n")
     w(f"/* expand verify harness: {scalar_name} vs {vector_name} [{isa.name}, {lanes} lanes] */\n")
     w(f'#include "{vector_file}"\n')
     w("#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n\n")
@@ -739,12 +748,7 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
     w("            if (vfy_nprobe) {\n"
       "                if (!vfy_probing(vfy_at_input)) continue;\n"
       "                printf(\"vfy_input %llu:\", vfy_at_input);\n")
-    for i, p in sorted(vals + svals, key=lambda ip: ip[0]):
-        w(f"                printf(\" {p.name}=\"); vfy_show({_cls(p.type)}, {p.type.size()}, vfy_b_in{i}[l]);\n")
-    for i, p in ptrs:
-        assert isinstance(p.type, Pointer)
-        tt = p.type.target
-        w(f"                printf(\" *{p.name}=\"); vfy_show({_cls(tt)}, {tt.size()}, vfy_b_init{i}[l]);\n")
+    show_inputs("                ")
     w("                printf(\"\\n\"); fflush(stdout);\n"
       "                fprintf(stderr, \"vfy_input %llu\\n\", vfy_at_input);\n            }\n")
     if call_log:
@@ -849,12 +853,7 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
     w(f"            if (vfy_mism++ >= {MAX_PRINTED}) continue;\n")
     w("            printf(\"mismatch: input %llu (%s) lane %d:\", g * VFY_L + l,"
       " g * VFY_L + l < VFY_NEDGE ? \"edge\" : \"random\", l);\n")
-    for i, p in sorted(vals + svals, key=lambda ip: ip[0]):
-        w(f"            printf(\" {p.name}=\"); vfy_show({_cls(p.type)}, {p.type.size()}, vfy_b_in{i}[l]);\n")
-    for i, p in ptrs:
-        assert isinstance(p.type, Pointer)
-        tt = p.type.target
-        w(f"            printf(\" *{p.name}=\"); vfy_show({_cls(tt)}, {tt.size()}, vfy_b_init{i}[l]);\n")
+    show_inputs("            ")
     w("            printf(\"\\n\");\n")
     outs: list[tuple[str, CType, str, str]] = []
     if has_ret:

@@ -1226,8 +1226,12 @@ def plot(data: dict, path: Path, set_name: str = "common") -> bool:
     fig.suptitle(f"Speedup over scalar glibc, {meta['n']} floats in L1, {what}\n"
                  f"{meta['cpu']}; {meta['gcc']}", fontsize=10)
     handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=len(series), fontsize=8, frameon=False)
-    fig.tight_layout(rect=(0, 0.04, 1, 0.95))
+    ncol = min(len(series), 5)  # (all in one row ran off both edges of the figure)
+    rows = -(-len(series) // ncol) if series else 1
+    legend_h = 0.3 * rows / fig.get_figheight()  # the legend's share of the figure, in figure units
+    fig.legend(handles, labels, loc="lower center", ncol=ncol, fontsize=8, frameon=False,
+               bbox_to_anchor=(0.5, 0.0))
+    fig.tight_layout(rect=(0, legend_h + 0.01, 1, 0.95))
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return True

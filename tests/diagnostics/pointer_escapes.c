@@ -1,7 +1,0 @@
-void sink(int *p);
-
-int f(int x)
-{
-    sink(&x);
-    return x;
-}
