@@ -1143,6 +1143,11 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
             shutil.rmtree(wd, ignore_errors=True)
 
 
+#: What the undefined-behaviour probe instruments: C's undefined behaviour UBSan finds, and float-to-int
+#: conversions of values out of the integer's range (NaN included), which -fsanitize=undefined leaves out.
+UBSAN = "-fsanitize=undefined,float-cast-overflow"
+
+
 def _ub_probe(inputs: list[str], isa: IsaLike, wd: Path, base: list[str], scalar_cflags: list[str], cpp: list[str],
               sources: Sequence[Path], libs: Sequence[str], cmd: list[str]) -> list[tuple[str, str, str, str]]:
     """The harness again, its scalar sources built with ``-fsanitize=undefined``, on ``inputs`` alone
@@ -1158,11 +1163,11 @@ def _ub_probe(inputs: list[str], isa: IsaLike, wd: Path, base: list[str], scalar
                 objs.append(str(src))
                 continue
             obj = wd / f"ub{n}_{src.stem}.o"
-            _run(base + scalar_cflags + cpp + ["-fsanitize=undefined", "-c", str(src), "-o", str(obj)],
+            _run(base + scalar_cflags + cpp + [UBSAN, "-c", str(src), "-o", str(obj)],
                  f"compiling {src} with -fsanitize=undefined", wd, COMPILE_TIMEOUT)
             objs.append(str(obj))
         exe = wd / "harness_ub"
-        _run(list(isa.cc) + list(isa.cflags) + ["-fsanitize=undefined", "harness.o", *objs, "-o", str(exe)]
+        _run(list(isa.cc) + list(isa.cflags) + [UBSAN, "harness.o", *objs, "-o", str(exe)]
              + [f"-l{lib}" for lib in libs], "linking with -fsanitize=undefined", wd, COMPILE_TIMEOUT)
         env = {**os.environ, "UBSAN_OPTIONS": "print_stacktrace=0"}
         out: list[tuple[str, str, str, str]] = []

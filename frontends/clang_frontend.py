@@ -36,7 +36,6 @@ from __future__ import annotations
 import ctypes
 import os
 import re
-import struct
 import subprocess
 import sys
 import threading
@@ -77,7 +76,8 @@ from expand.ir import (
 )
 from expand.mathcalls import signature as math_signature
 
-from .csemantics import COMPARISONS, is_null_pointer_constant, null_comparison
+from . import builtins
+from .csemantics import COMPARISONS, float32, is_null_pointer_constant, long_double_literal, null_comparison
 
 try:  # libclang is optional (the [test] extra): read_file_any falls back to pycparser without it
     import clang.cindex as ci
@@ -257,10 +257,6 @@ def prologue_lines(text: str) -> list[str]:
         elif w.startswith("endif"):
             depth -= 1
     return kept + ["#endif"] * max(depth, 0)
-
-
-def float32(v: float) -> float:
-    return struct.unpack("<f", struct.pack("<f", v))[0]
 
 
 class _PtrCast(Cast):
@@ -1358,6 +1354,13 @@ class ClangReader:
     def cast(self, c) -> Expr:
         co = self.pcoord(c)
         t = self.ctype(c.type, self.paren_words(c.extent.start.offset), co)
+        inner = self.strip(self.children(c)[-1])
+        if inner.kind == self.K.FLOATING_LITERAL:  # (double)1.79e308L: DBL_MAX
+            text = self.slice(inner.extent.start.offset, inner.extent.end.offset)
+            if text[-1:] in "lL":
+                ld = long_double_literal(text, T.strip_spelling(t))
+                if ld is not None:
+                    return ld
         e = self.expr(self.children(c)[-1])
         if isinstance(t, T.Void):
             return e
@@ -1558,9 +1561,16 @@ class ClangReader:
         if callee.kind != K.DECL_REF_EXPR:
             raise error(co, "call through a function pointer cannot be vectorized", "call the function by name")
         name = callee.spelling
+        if name in builtins.NANS:
+            lit = [self.strip(a) for a in ch[1:]]
+            if len(lit) != 1 or lit[0].kind != K.STRING_LITERAL:
+                raise error(co, f"'{name}' takes one string literal")
+            return builtins.nan_constant(name, self.slice(lit[0].extent.start.offset, lit[0].extent.end.offset), co)
         args = [self.expr(a) for a in ch[1:]]
         if name == "__builtin_expect":
             return args[0]
+        if builtins.is_math_builtin(name):
+            return builtins.math_builtin(name, args, co)
         ref = callee.referenced
         if ref is not None and ref.kind in (K.VAR_DECL, K.PARM_DECL) and self.key(ref) in self.local_syms:
             raise error(co, f"call through function pointer '{name}' cannot be vectorized",

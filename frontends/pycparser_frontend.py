@@ -9,7 +9,6 @@ also preprocesses, so the file sees the target's headers and macros.
 from __future__ import annotations
 
 import re
-import struct
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
@@ -53,7 +52,8 @@ from expand.ir import (
 )
 from expand.mathcalls import signature as math_signature
 
-from .csemantics import COMPARISONS, is_null_pointer_constant, null_comparison
+from . import builtins
+from .csemantics import COMPARISONS, float32, is_null_pointer_constant, long_double_literal, null_comparison
 
 CPP_FLAGS = ["-E", "-std=c11", "-D_Float128=double"]
 NESTING_HINT = "split deep expressions or blocks into several statements"
@@ -143,10 +143,6 @@ def prologue_lines(text: str) -> list[str]:
         elif w.startswith("endif"):
             depth -= 1
     return kept + ["#endif"] * max(depth, 0)
-
-
-def float32(v: float) -> float:
-    return struct.unpack("<f", struct.pack("<f", v))[0]
 
 
 class Reader:
@@ -803,6 +799,11 @@ class Reader:
             return self.unary(node)
         if isinstance(node, c_ast.Cast):
             t = self.ctype(node.to_type.type)
+            if isinstance(node.expr, c_ast.Constant) and node.expr.value[-1:] in "lL" \
+                    and node.expr.type in ("float", "double", "long double"):  # (double)1.79e308L: DBL_MAX
+                ld = long_double_literal(node.expr.value, T.strip_spelling(t))
+                if ld is not None:
+                    return ld
             e = self.expr(node.expr)
             if isinstance(t, T.Void):
                 return e
@@ -1011,9 +1012,16 @@ class Reader:
         name = node.name.name
         if node.args is not None and not isinstance(node.args, c_ast.ExprList):  # __builtin_offsetof(T, m), ...
             raise error(co, f"builtin '{name}' is not supported")
-        args = [self.expr(a) for a in (node.args.exprs if node.args else [])]
+        raw = node.args.exprs if node.args else []
+        if name in builtins.NANS:
+            if len(raw) != 1 or not (isinstance(raw[0], c_ast.Constant) and raw[0].type == "string"):
+                raise error(co, f"'{name}' takes one string literal")
+            return builtins.nan_constant(name, raw[0].value, co)
+        args = [self.expr(a) for a in raw]
         if name == "__builtin_expect":
             return args[0]
+        if builtins.is_math_builtin(name):
+            return builtins.math_builtin(name, args, co)
         for scope in self.scopes:
             if name in scope:
                 if not _function_pointer(getattr(scope[name], "type", None)):

@@ -6,19 +6,14 @@ and --verify passes (or, for what cannot be made right, expand stops with file:l
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
-from hostrun import assert_verified, skip_if_cli_not_run
+from expand_case import check_source, expand_source
+from hostrun import skip_if_cli_not_run
 
-from emit import ISAS, get_isa
+from emit import ISAS
 from expand.cli import main as expand_main
-from expand.driver import expand_module
-from expand.verify import Param, verify
-from frontends.pycparser_frontend import read_file
-
-STRICT = ["-O2", "-Wall", "-Wextra", "-Werror", "-Werror=implicit-function-declaration", "-ffp-contract=off"]
 
 #: name -> (source, functions, uniform parameters, --link companion, bounds)
 CASES: dict[str, tuple[str, list[str] | None, list[str], str, dict[str, tuple[int, int]]]] = {
@@ -69,35 +64,15 @@ COMPANIONS = {
 
 def _expand(tmp_path: Path, name: str, isa_name: str):
     text, funcs, uniform, _, _ = CASES[name]
-    src = tmp_path / f"{name}.c"
-    src.write_text(text)
-    isa = get_isa(isa_name)
-    mod = read_file(str(src), text, cc=isa.cc)
-    res = expand_module(mod, isa, functions=funcs, shapes={u: "uniform" for u in uniform})
-    return src, isa, res
+    return expand_source(tmp_path, name, text, isa_name, funcs, uniform)
 
 
 @pytest.mark.parametrize("isa_name", list(ISAS))
 @pytest.mark.parametrize("name", list(CASES))
 def test_output_compiles_strictly_and_verifies(tmp_path: Path, name: str, isa_name: str) -> None:
-    src, isa, res = _expand(tmp_path, name, isa_name)
-    out = tmp_path / "out.c"
-    out.write_text(res.text)
-    cmd = [*isa.cc, *STRICT, *isa.cflags, "-c", str(out), "-o", str(tmp_path / "out.o")]
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    assert p.returncode == 0, f"{' '.join(cmd)}\n{p.stderr}\n{res.text}"
-    companion = CASES[name][3]
-    link = []
-    if companion:
-        (tmp_path / "companion.c").write_text(COMPANIONS[companion])
-        link = [tmp_path / "companion.c"]
-    static = {f.name for f in read_file(str(src), src.read_text()).functions.values() if f.static}
-    for e in res.functions:
-        rep = verify(scalar_sources=[src], scalar_name=e.scalar_name, vector_c=res.text, vector_name=e.vector_name,
-                     params=[Param(p.name, p.type, p.shape or "varying") for p in e.params], ret=e.ret, isa=isa,
-                     link_files=link, constants=e.constants, n_random=3000, scalar_static=e.scalar_name in static,
-                     bounds=CASES[name][4])
-        assert_verified(rep, res.text)
+    text, funcs, uniform, companion, bounds = CASES[name]
+    check_source(tmp_path, name, text, isa_name, functions=funcs, uniform=uniform,
+                 companion=COMPANIONS[companion] if companion else "", bounds=bounds)
 
 
 def test_split_gets_storage_per_lane_and_a_prototype(tmp_path: Path) -> None:

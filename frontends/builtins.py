@@ -1,0 +1,140 @@
+"""GCC's floating-point builtins, as <math.h> and <float.h> expand their macros (``isnan(x)`` is
+``__builtin_isnan (x)``, ``INFINITY`` is ``(__builtin_inff ())``): the same IR from both frontends,
+made of operations every ISA table already has, with the values GCC's own code gives.
+
+Classification reads the bits (``BitCast`` to an integer of the float's width): ``isnan``,
+``isinf`` (GCC's ``__builtin_isinf_sign``: -1, 1 or 0), ``isfinite``, ``isnormal``, ``signbit``
+(``__builtin_signbit`` of a float is its sign bit in place, ``INT_MIN``; of a double, 1: measured with
+GCC 12 on x86-64, AArch64 and ppc64le at -O0 and -O2), ``fpclassify``. The comparison macros are the
+comparisons themselves (they differ from ``<`` only in the FP exceptions they raise, which expand
+does not keep). Constants: ``__builtin_inf[f]``, ``__builtin_huge_val[f]``, ``__builtin_nan[f]``,
+``__builtin_nans[f]`` with a literal payload string.
+"""
+
+from __future__ import annotations
+
+import math
+
+from expand import types as T
+from expand.diagnostics import error
+from expand.ir import Binary, BitCast, Cast, Cond, Const, Coord, Expr
+
+#: Constant builtins without arguments: name -> (type, value, spelling for the output)
+CONSTANTS = {
+    "__builtin_inff": (T.FLOAT, math.inf), "__builtin_inf": (T.DOUBLE, math.inf),
+    "__builtin_huge_valf": (T.FLOAT, math.inf), "__builtin_huge_val": (T.DOUBLE, math.inf),
+}
+#: NaN builtins taking a string literal: name -> (type, quiet)
+NANS = {"__builtin_nanf": (T.FLOAT, True), "__builtin_nan": (T.DOUBLE, True),
+        "__builtin_nansf": (T.FLOAT, False), "__builtin_nans": (T.DOUBLE, False)}
+CLASSIFY = {"__builtin_isnan": 1, "__builtin_isinf": 1, "__builtin_isinf_sign": 1, "__builtin_isfinite": 1,
+            "__builtin_finite": 1, "__builtin_finitef": 1, "__builtin_isnormal": 1, "__builtin_signbit": 1,
+            "__builtin_signbitf": 1, "__builtin_fpclassify": 6, "__builtin_isnanf": 1, "__builtin_isinff": 1}
+COMPARE = {"__builtin_isgreater": ">", "__builtin_isgreaterequal": ">=", "__builtin_isless": "<",
+           "__builtin_islessequal": "<=", "__builtin_islessgreater": "<>", "__builtin_isunordered": "unord"}
+
+
+def is_math_builtin(name: str) -> bool:
+    return name in CONSTANTS or name in NANS or name in CLASSIFY or name in COMPARE
+
+
+def _int(v: int, t: T.Int = T.INT) -> Const:
+    return Const(t, v, str(v) if -256 < v < 256 else hex(v) if v >= 0 else str(v))
+
+
+def constant(name: str, co: Coord | None) -> Expr:
+    t, v = CONSTANTS[name]
+    return Const(t, v, f"{name}()")
+
+
+def nan_constant(name: str, literal: str, co: Coord | None) -> Expr:
+    """``__builtin_nan[s][f]("...")``: ``literal`` is the C string literal as written (with its quotes)."""
+    t, _ = NANS[name]
+    body = literal[1:-1] if len(literal) >= 2 and literal[0] == literal[-1] == '"' else None
+    if body is None or not (body == "" or body.isdigit() or (body.lower().startswith("0x") and len(body) > 2
+                                                             and all(c in "0123456789abcdefABCDEF" for c in body[2:]))):
+        raise error(co, f"'{name}' with a payload other than a literal number is not supported",
+                    f"write {name}(\"\") or a literal payload such as {name}(\"0x1\")")
+    return Const(t, math.nan, f"{name}({literal})")
+
+
+def _bits(x: Expr) -> tuple[Expr, T.Int, int]:
+    """``x``'s bits as a signed integer of its width, that type, and its bit count."""
+    it = T.INT if x.type.size() == 4 else T.LONG
+    return BitCast(it, x), it, it.bits
+
+
+def classify(name: str, args: list[Expr], co: Coord | None) -> Expr:
+    """A classification builtin on float or double ``args`` (already evaluated, not converted)."""
+    want = CLASSIFY[name]
+    if len(args) != want:
+        raise error(co, f"'{name}' takes {want} argument{'s' if want > 1 else ''}, {len(args)} given")
+    x = args[-1]
+    xt = T.strip_spelling(x.type)
+    if name.endswith("f") and name not in ("__builtin_isinf", "__builtin_isfinite"):
+        if xt != T.FLOAT:
+            x, xt = Cast(T.FLOAT, x), T.FLOAT
+    if not isinstance(xt, T.Float) or xt.bits not in (32, 64):
+        raise error(co, f"'{name}' of a value of type '{x.type}' is not supported", "classify a float or a double")
+    b, it, n = _bits(x)
+    mant = 23 if n == 32 else 52
+    inf = (1 << (n - 1)) - (1 << mant)  # exponent all ones, mantissa 0: the infinity's magnitude bits
+    absb = Binary(it, "&", b, _int((1 << (n - 1)) - 1, it))
+
+    def cmp(op: str, a: Expr, c: int) -> Expr:
+        return Binary(T.INT, op, a, _int(c, it))
+
+    isnan = cmp(">", absb, inf)
+    isinf = cmp("==", absb, inf)
+    finite = cmp("<", absb, inf)
+    normal = Binary(T.INT, "&&", cmp(">=", absb, 1 << mant), cmp("<", absb, inf))
+    if name in ("__builtin_isnan", "__builtin_isnanf"):
+        return isnan
+    if name in ("__builtin_isinf", "__builtin_isinff"):
+        return isinf
+    if name == "__builtin_isinf_sign":
+        return Cond(T.INT, isinf, Cond(T.INT, cmp("<", b, 0), _int(-1), _int(1)), _int(0))
+    if name in ("__builtin_isfinite", "__builtin_finite", "__builtin_finitef"):
+        return finite
+    if name == "__builtin_isnormal":
+        return normal
+    if name in ("__builtin_signbit", "__builtin_signbitf"):
+        if n == 32:  # the sign bit in place (INT_MIN), as GCC gives it
+            return Binary(T.INT, "&", b, _int(-(1 << 31)))
+        return Cast(T.INT, Binary(T.ULONG, ">>", BitCast(T.ULONG, x), _int(63, T.INT)))
+    # fpclassify(FP_NAN, FP_INFINITE, FP_NORMAL, FP_SUBNORMAL, FP_ZERO, x)
+    nan_v, inf_v, norm_v, sub_v, zero_v = (Cast(T.INT, a) if T.strip_spelling(a.type) != T.INT else a
+                                           for a in args[:5])
+    return Cond(T.INT, isnan, nan_v, Cond(T.INT, isinf, inf_v, Cond(T.INT, normal, norm_v,
+                                                                      Cond(T.INT, cmp("==", absb, 0), zero_v, sub_v))))
+
+
+def compare(name: str, args: list[Expr], co: Coord | None) -> Expr:
+    """``isgreater(x, y)`` and the others: the comparison after the usual arithmetic conversions."""
+    if len(args) != 2:
+        raise error(co, f"'{name}' takes 2 arguments, {len(args)} given")
+    x, y = args
+    if not (isinstance(T.strip_spelling(x.type), T.Float) or isinstance(T.strip_spelling(y.type), T.Float)):
+        raise error(co, f"'{name}' needs a floating-point argument")
+    t = T.usual_arith(x.type, y.type)
+    x = x if T.strip_spelling(x.type) == T.strip_spelling(t) else Cast(t, x)
+    y = y if T.strip_spelling(y.type) == T.strip_spelling(t) else Cast(t, y)
+    op = COMPARE[name]
+    if op == "<>":
+        return Binary(T.INT, "||", Binary(T.INT, "<", x, y), Binary(T.INT, ">", x, y))
+    if op == "unord":
+        return Binary(T.INT, "||", Binary(T.INT, "!=", x, x), Binary(T.INT, "!=", y, y))
+    return Binary(T.INT, op, x, y)
+
+
+def math_builtin(name: str, args: list[Expr], co: Coord | None) -> Expr:
+    """The IR of a call of builtin ``name`` (``is_math_builtin``) with evaluated ``args``."""
+    if name in CONSTANTS:
+        if args:
+            raise error(co, f"'{name}' takes no arguments")
+        return constant(name, co)
+    if name in CLASSIFY:
+        return classify(name, args, co)
+    if name in COMPARE:
+        return compare(name, args, co)
+    raise error(co, f"'{name}' needs a string literal argument")
