@@ -56,6 +56,7 @@ VF32, VF64 = "__vector float", "__vector double"
 VI32, VU32 = "__vector signed int", "__vector unsigned int"
 VI64, VU64 = "__vector signed long long", "__vector unsigned long long"
 VM32 = "__vector __bool int"
+VM64 = "__vector __bool long long"
 ONES = f"({VM32})vec_splats(-1)"
 ZEROS = f"({VM32})vec_splats(0)"
 CMP = {"==": "vec_cmpeq", "!=": "vec_cmpne", "<": "vec_cmplt", "<=": "vec_cmple", ">": "vec_cmpgt",
@@ -481,7 +482,19 @@ class Altivec(RegIsa):
         # float -> int: truncation (out-of-range lanes are undefined in C)
         if d in ("u32", "u64"):  # not vec_unsigned: GCC 12 emits the signed convert for it
             return f"({self.regtype(d)})vec_ctu({x}, 0)"
-        return f"vec_signed({x})"
+        return f"{self._signed_nan_safe(s)}({x})"
+
+    def _signed_nan_safe(self, s: str) -> str:
+        """Helper: ``vec_signed`` of a float or double register, NaN lanes giving the minimum integer as
+        on POWER hardware. qemu 7.2's ``xvcvspsxws``/``xvcvdpsxds`` turn other lanes of a register with a
+        NaN into the minimum too (Highway's PR #1919): NaN lanes are zeroed first, then set."""
+        vf, vi, vm, low = (VF32, VI32, VM32, "-0x7fffffff - 1") if s == "f32" else \
+            (VF64, VI64, VM64, "-0x7fffffffffffffffLL - 1")
+        return self._func(
+            f"_exp_signed_{s}", vi, [f"{vf} x"],
+            f"    {vm} num = vec_cmpeq(x, x);  /* lanes that are not NaN */\n"
+            f"    {vi} r = vec_signed(vec_and(x, ({vf})num));\n"
+            f"    return vec_sel(vec_splats(({'int' if s == 'f32' else 'long long'})({low})), r, num);\n")
 
     def _double_keep_snan(self, half: str) -> str:
         """Helper: ``vec_double<half>`` except that a signalling NaN stays signalling, as C's float to

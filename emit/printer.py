@@ -35,8 +35,11 @@ from expand.ir import (
     Unary,
     UniformIf,
     Var,
+    flatten,
+    stmt_exprs,
     vars_read,
 )
+from expand.local_arrays import is_local_array
 from expand.shape import Shapes
 from predication.ifconvert import Linear
 
@@ -112,6 +115,11 @@ class FunctionPrinter:
         self.tmp_count = 0
         self.extra_decls: list[str] = []
         self.used_names = {s.name for s in lin.fn.locals} | {p.name for p in lin.fn.params}
+        # (and the globals the function reads: a fresh 'cond' or 'e' must not hide a table of that name)
+        exprs = [e for s in flatten(lin.stmts) for e in stmt_exprs(s)]
+        if lin.ret.value is not None:
+            exprs.append(lin.ret.value)
+        self.used_names |= {v.name for e in exprs for v in vars_read(e)}
         self._src_cache: dict[str, list[str]] = {}
 
     # ------------------------------------------------------------------ helpers
@@ -233,6 +241,8 @@ class FunctionPrinter:
             sk = self.k(e.operand.type)
             v = self.vec(e.operand)
             return v if sk == k else isa.bitcast(sk, k, v)
+        if isinstance(e, Index) and isinstance(e.base, Var) and self.lane_array(e.base.sym):
+            return self.array_read(e, k)
         if isinstance(e, (Index, Member)):
             return self.gather(e, k)
         if isinstance(e, MathOp):
@@ -398,6 +408,12 @@ class FunctionPrinter:
                 v = isa.select(k, m.name, v, isa.load(k, p))
             self.lines.append(f"{ind}{isa.store(k, p, v)};")
             return
+        if isinstance(tgt, Index) and isinstance(tgt.base, Var) and is_local_array(tgt.base.sym):
+            if self.lane_array(tgt.base.sym):
+                self.array_store(tgt, s.value, m)
+            else:  # the same elements in every lane: a plain C array (expand/shape.py)
+                self.lines.append(f"{ind}{cexpr(tgt)} = {self.scalar(s.value)};")
+            return
         if isinstance(tgt, Index) and not self.sh.varying(tgt.base):
             self.scatter(tgt, s.value, m)
             return
@@ -447,6 +463,73 @@ class FunctionPrinter:
         vb = self.scalar(b.value)
         self.lines.append(f"{self.indent}{sym.name} = ({cond}) ? {va} : {vb};")
         return True
+
+    # ------------------------------------------------------------------ local arrays
+    def lane_array(self, sym: Symbol) -> bool:
+        """A local array whose elements differ between lanes: ``T a[N][lanes]``, row i holding
+        element i of every lane (expand/local_arrays.py)."""
+        return is_local_array(sym) and self.sh.is_varying_sym(sym)
+
+    def array_row(self, e: Index) -> str:
+        """``a[i]``, the row of a lane array at a uniform index. Under a mask with no lane on, the
+        index may be anything (a bounds test the lanes failed): then row 0 is read instead."""
+        arr = e.base.sym
+        i = self.scalar(e.index)
+        if self.cur_mask is not None and not isinstance(e.index, Const):
+            i = f"(unsigned long)({i}) < {arr.type.length}u ? ({i}) : 0"
+        return f"{arr.name}[{i}]"
+
+    def array_read(self, e: Index, k: str) -> str:
+        """An element of a lane array: one row for a uniform index, else each lane's own element
+        (inactive lanes read element 0)."""
+        isa = self.isa
+        if not self.sh.varying(e.index):
+            return isa.loadu(k, self.array_row(e))
+        arr = e.base.sym.name
+        ik = self.k(e.index.type)
+        v = self.vec(e.index)
+        if self.cur_mask is not None:
+            v = isa.select(ik, self.cur_mask.name, v, isa.splat(ik, "0"))
+        name = self.fresh(f"{arr}_idx")
+        self.lines.append(f"{self.indent}{isa.vtype(ik)} {name} = {v};")
+        return isa.build(k, [f"{arr}[{isa.extract(ik, name, lane)}][{lane}]" for lane in range(isa.lanes)])
+
+    def array_store(self, tgt: Index, value: Expr, m: Symbol | None) -> None:
+        """``a[i] = v`` into a lane array: a row (blended with its old lanes under a mask) for a
+        uniform index, else each active lane's element."""
+        isa, ind = self.isa, self.indent
+        k = self.k(tgt.type)
+        v = self.vec(value)
+        if not self.sh.varying(tgt.index):
+            row = self.array_row(tgt)
+            if m is not None:
+                if not isinstance(tgt.index, Const):  # (the bounded index, once)
+                    r = self.fresh("row")
+                    self.lines.append(f"{ind}{scalar_ctype(k)} *{r} = {row};")
+                    row = r
+                v = isa.select(k, m.name, v, isa.loadu(k, row))
+            self.lines.append(f"{ind}{isa.storeu(k, row, v)};")
+            return
+        n = isa.lanes
+        arr = tgt.base.sym.name
+        ik = self.k(tgt.index.type)
+        vals, idx = self.fresh("lanes"), self.fresh("idx")
+        self.lines.append(f"{ind}{{")
+        self.lines.append(f"{ind}    {scalar_ctype(k)} {vals}[{n}];")
+        self.lines.append(f"{ind}    {isa.storeu(k, vals, v)};")
+        self.lines.append(f"{ind}    {scalar_ctype(ik)} {idx}[{n}];")
+        self.lines.append(f"{ind}    {isa.storeu(ik, idx, self.vec(tgt.index))};")
+        store = f"{arr}[{idx}[lane]][lane] = {vals}[lane];"
+        if m is not None:
+            on = self.fresh("on")
+            self.lines.append(f"{ind}    unsigned {on} = {isa.mask_bits(m.name)};")
+            self.lines.append(f"{ind}    for (int lane = 0; lane < {n}; lane++)")
+            self.lines.append(f"{ind}        if ({on} >> lane & 1)")
+            self.lines.append(f"{ind}            {store}")
+        else:
+            self.lines.append(f"{ind}    for (int lane = 0; lane < {n}; lane++)")
+            self.lines.append(f"{ind}        {store}")
+        self.lines.append(f"{ind}}}")
 
     def scatter(self, tgt: Index, value: Expr, m: Symbol | None) -> None:
         """``base[i] = v`` with a uniform base: one vector store when ``i`` is consecutive and every
@@ -505,7 +588,24 @@ class FunctionPrinter:
         body: list[str] = []
         arg_texts: list[str] = []
         back: dict[Symbol, str] = {}  # variables whose address a lane's call gets: their array of lanes
+        copies: dict[Symbol, str] = {}  # lane arrays a lane's call gets: that lane's elements, copied out and back
         for i, a in enumerate(call.args):
+            arr = a.operand.base if isinstance(a, Unary) and a.op == "&" and isinstance(a.operand, Index) else a
+            if isinstance(arr, Var) and self.lane_array(arr.sym):
+                if arr.sym not in copies:
+                    copies[arr.sym] = self.fresh(f"{arr.sym.name}_lane")
+                buf = copies[arr.sym]
+                if arr is a:
+                    arg_texts.append(buf)
+                elif not self.sh.varying(a.operand.index):
+                    arg_texts.append(f"&{buf}[{self.scalar(a.operand.index)}]")
+                else:
+                    ik = self.k(a.operand.index.type)
+                    idx = self.fresh(f"{arr.sym.name}_idx")
+                    body.append(f"{scalar_ctype(ik)} {idx}[{n}];")
+                    body.append(f"{isa.storeu(ik, idx, self.vec(a.operand.index))};")
+                    arg_texts.append(f"&{buf}[{idx}[lane]]")
+                continue
             if isinstance(a, Unary) and a.op == "&" and isinstance(a.operand, Var) \
                     and a.operand.sym.kind in ("local", "param"):
                 sym = a.operand.sym
@@ -550,16 +650,26 @@ class FunctionPrinter:
             else:
                 body.append(f"{scalar_ctype(k)} {res}[{n}] = {{0}};")
         callt = f"{call.func}({', '.join(arg_texts)})"
-        stmt = f"{res}[lane] = {callt};" if res else f"{callt};"
+        stmt = [f"{res}[lane] = {callt};" if res else f"{callt};"]
+        if copies:  # (in a block of its own: the lane's copies of the arrays around the call)
+            pre, post = [], []
+            for sym, buf in copies.items():
+                length, e = sym.type.length, self.fresh("e")
+                pre.append(f"    {cdecl(sym.type, buf)};")  # (the element type the callee takes)
+                pre.append(f"    for (int {e} = 0; {e} < {length}; {e}++)")
+                pre.append(f"        {buf}[{e}] = {sym.name}[{e}][lane];")
+                post.append(f"    for (int {e} = 0; {e} < {length}; {e}++)")
+                post.append(f"        {sym.name}[{e}][lane] = {buf}[{e}];")
+            stmt = ["{", *pre, f"    {stmt[0]}", *post, "}"]
         if m is not None:
             on = self.fresh("on")
             body.append(f"unsigned {on} = {isa.mask_bits(m.name)};")
             body.append(f"for (int lane = 0; lane < {n}; lane++)")
             body.append(f"    if ({on} >> lane & 1)")
-            body.append(f"        {stmt}")
+            body.extend(f"        {x}" for x in stmt)
         else:
             body.append(f"for (int lane = 0; lane < {n}; lane++)")
-            body.append(f"    {stmt}")
+            body.extend(f"    {x}" for x in stmt)
         if res:
             body.append(f"{target.sym.name} = {isa.loadu(self.k(target.type), res)};")
         for sym, arr in back.items():
@@ -659,7 +769,13 @@ class FunctionPrinter:
                 continue
             # A variable whose old lanes a blend reads before any full write starts at zero
             # (those lanes are never used; the initializer keeps -Wmaybe-uninitialized quiet).
-            if sym.type == MASK:
+            if is_local_array(sym):  # (zeroed: a masked row store reads the row's old lanes first)
+                if self.lane_array(sym):
+                    rows = f"{sym.name}[{sym.type.length}][{isa.lanes}]"
+                    decls.append(f"{self.indent}{scalar_ctype(self.k(sym.type.elem))} {rows} = {{{{0}}}};")
+                else:
+                    decls.append(f"{self.indent}{cdecl(sym.type, sym.name)} = {{0}};")
+            elif sym.type == MASK:
                 init = f" = {isa.mask_const(False)}" if sym in early else ""
                 decls.append(f"{self.indent}{isa.mask_type()} {sym.name}{init};")
             elif self.sh.is_varying_sym(sym):

@@ -94,6 +94,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="extra C source the scalar function needs at link time (for --verify; repeatable)")
     p.add_argument("--random", type=int, default=100_000, metavar="N",
                    help="random inputs per function for --verify (default: 100000)")
+    p.add_argument("--strict-nan", action="store_true",
+                   help="--verify compares NaN results bit for bit, payload and sign included (default: a NaN "
+                        "result matches any NaN: which NaN comes out when two meet is left open by IEEE 754 and "
+                        "reordered by compilers); every other result is compared bit for bit either way")
     p.add_argument("--range", action="append", default=[], metavar="NAME=LO:HI", type=_range,
                    help="--verify draws integer parameter NAME (edge and random values) from LO..HI only: a "
                         "parameter that indexes memory or counts loop trips (repeatable)")
@@ -274,7 +278,7 @@ def verify_result(result, path: str, args, isa, vector_math=None) -> int:
                      vector_name=f.vector_name, params=verify_params(f.params), ret=f.ret,
                      isa=isa, include_dirs=[Path(d).resolve() for d in args.include], defines=args.define,
                      undefs=args.undef, link_files=link_files, libs=libs, constants=f.constants,
-                     n_random=args.random, scalar_static=f.static,
+                     n_random=args.random, scalar_static=f.static, nan_bits=args.strict_nan,
                      bounds={n: r for n, r in args.range if any(p.name == n for p in f.params)},
                      **({"ulp_bound": ulp_bound} if ulp_bound is not None else {}))
         if rep.not_run is not None:

@@ -10,10 +10,13 @@ from .ir import (
     Const,
     Expr,
     ExprStmt,
+    Index,
     MaskedLoop,
+    Member,
     Return,
     Stmt,
     Symbol,
+    Unary,
     UniformIf,
     Var,
     flatten,
@@ -90,6 +93,11 @@ def _fold(stmts: list[Stmt], local: set[Symbol]) -> list[Stmt]:
             if any(isinstance(x, Assign) and isinstance(x.target, Var) and x.target.sym in operands
                    for j in range(i + 1, last + 1) for x in flatten([stmts[j]])):
                 continue
+            # A value read from memory (a local array, through a pointer) stays where it was read
+            # when a store or a call (which may store) comes before the use.
+            if _reads_memory(d.value) and any(_writes_memory(x) for j in range(i + 1, last)
+                                              for x in flatten([stmts[j]])):
+                continue
             # Blended uses read the old value too: only fold into plain reads.
             if any(isinstance(stmts[j], Assign) and isinstance(stmts[j].target, Var) and stmts[j].target.sym is t
                    for j in us):
@@ -101,6 +109,26 @@ def _fold(stmts: list[Stmt], local: set[Symbol]) -> list[Stmt]:
             changed = True
             break
     return stmts
+
+
+def _reads_memory(e: Expr) -> bool:
+    """Reads an object that a store may change: not a constant global's table."""
+    for n in e.walk():
+        if isinstance(n, Unary) and n.op == "*":
+            return True
+        if isinstance(n, (Index, Member)):
+            root = n
+            while isinstance(root, (Index, Member)):
+                root = root.base
+            if not (isinstance(root, Var) and root.sym.kind == "global" and root.sym.const):
+                return True
+    return False
+
+
+def _writes_memory(s: Stmt) -> bool:
+    if isinstance(s, Assign):
+        return not isinstance(s.target, Var) or isinstance(s.value, Call)
+    return isinstance(s, ExprStmt)
 
 
 def _reads(s: Stmt) -> list[Expr]:

@@ -31,6 +31,7 @@ from .ir import (
     Function,
     Goto,
     If,
+    Index,
     Label,
     Loop,
     MathOp,
@@ -41,6 +42,7 @@ from .ir import (
     stmt_exprs,
     walk_stmts,
 )
+from .local_arrays import is_local_array
 
 
 def _varying_expr(e: Expr, vs: set[Symbol]) -> bool:
@@ -143,6 +145,21 @@ def _leaves(s: If) -> bool:
     return go(s.then + s.els, False)
 
 
+def _arrays_passed(fn: Function) -> set[Symbol]:
+    """Local arrays that calls get (``f(a)``, ``f(&a[i])``): one copy per lane."""
+    out: set[Symbol] = set()
+    for s in walk_stmts(fn.body):
+        for e in stmt_exprs(s):
+            for n in e.walk():
+                if isinstance(n, Call):
+                    for a in n.args:
+                        if isinstance(a, Unary) and a.op == "&" and isinstance(a.operand, Index):
+                            a = a.operand.base
+                        if isinstance(a, Var) and is_local_array(a.sym):
+                            out.add(a.sym)
+    return out
+
+
 def divergence(fn: Function, loops_allowed: bool = True) -> Divergence:
     """Uniform loops and uniform branches of ``fn`` (``loops_allowed`` False: the function runs
     under an entry mask, so every loop is a masked loop).
@@ -153,6 +170,7 @@ def divergence(fn: Function, loops_allowed: bool = True) -> Divergence:
     vs: set[Symbol] = {p for p in fn.params if p.shape != "uniform"}
     vs |= {n.operand.sym for s in walk_stmts(fn.body) for e in stmt_exprs(s) for n in e.walk()
            if isinstance(n, Unary) and n.op == "&" and isinstance(n.operand, Var)}
+    vs |= _arrays_passed(fn)
     while True:
         out = Divergence()
         new_vs = set(vs)
@@ -162,6 +180,10 @@ def divergence(fn: Function, loops_allowed: bool = True) -> Divergence:
                 if isinstance(s, Assign) and isinstance(s.target, Var):
                     if masked or _varying_expr(s.value, vs):
                         new_vs.add(s.target.sym)
+                elif isinstance(s, Assign) and isinstance(s.target, Index) and isinstance(s.target.base, Var) \
+                        and is_local_array(s.target.base.sym):  # a local array's elements (expand/shape.py)
+                    if masked or _varying_expr(s.value, vs) or _varying_expr(s.target.index, vs):
+                        new_vs.add(s.target.base.sym)
                 elif isinstance(s, If):
                     if _uniform_cond(s.cond, vs) and not _leaves(s):
                         out.ifs.add(s)

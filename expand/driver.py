@@ -24,6 +24,7 @@ from .diagnostics import error
 from .fold import fold_constants
 from .inline import inline_module
 from .ir import MASK, Binary, Call, Const, Coord, Function, Module, Symbol, Var, flatten, stmt_exprs, walk_stmts
+from .local_arrays import local_arrays
 from .loops import canonicalize_loops
 from .lower import NameMaker, lower_function
 from .mathcalls import rewrite_math_calls
@@ -63,7 +64,7 @@ def select_functions(mod: Module, names: list[str] | None) -> list[str]:
         return list(names)
     roots = [n for n, f in mod.functions.items() if not f.static]
     if not roots:
-        mine = [f for f in mod.functions.values() if f.coord is not None and f.coord.file == mod.file]
+        mine = [f for f in mod.functions.values() if f.coord is not None and mod.own(f.coord.file)]
         if mine:  # only static functions: at the first one
             raise error(mine[0].coord, f"the file defines no function with external linkage ('{mine[0].name}' is "
                         "static)", f"name the static functions to expand: --functions {mine[0].name}")
@@ -115,6 +116,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         consts = comparison_constants(fn)
         fold_constants(fn)
         single_exit(fn)
+        local_arrays(fn)
         hoist_constant_subscripts(fn)
         masked = copy.deepcopy(fn) if abi or wrapper else None
         vname = f"{prefix}{name}"
@@ -201,7 +203,7 @@ def record_definitions(mod: Module, types: list[T.CType]) -> list[str]:
             for _, ft in t.fields:
                 visit(ft)
             co = t.coord
-            if t.complete and co is not None and getattr(co, "file", None) == mod.file:
+            if t.complete and co is not None and mod.own(getattr(co, "file", None)):
                 if not t.tag:
                     raise error(co, "a struct or union without a tag cannot be copied into the output",
                                 "give it a tag: struct name { ... }")
@@ -221,9 +223,12 @@ def declaration(mod: Module, sym: Symbol | None) -> str:
     if sym is None:  # a libm builtin or a call without a prototype of the input's
         return ""
     t = sym.type
-    if sym.coord is None or sym.coord.file != mod.file or t is None:
+    local_static = getattr(sym, "local_of", None) is not None  # a function's static: nothing else defines it
+    if not local_static and (sym.coord is None or not mod.own(sym.coord.file)) or t is None:
         return ""  # declared by a header the output includes
     try:
+        if local_static and sym.init is None:
+            return f"static {'const ' if sym.const else ''}{cdecl(t, sym.name)};"  # (zero)
         if sym.kind == "func" or isinstance(t, T.Func):
             if sym.static:
                 raise error(sym.coord, f"static function '{sym.name}' is called per lane but not defined in the"

@@ -6,7 +6,9 @@ so that if-conversion sees one control-flow graph and a helper's uniform argumen
 
 from __future__ import annotations
 
+from . import types as T
 from .diagnostics import error
+from .fold import fold_int
 from .ir import (
     Assign,
     Block,
@@ -18,12 +20,15 @@ from .ir import (
     Function,
     Goto,
     If,
+    Index,
     Label,
     Loop,
+    Member,
     Module,
     Return,
     Stmt,
     Symbol,
+    Unary,
     Var,
     map_expr,
 )
@@ -86,9 +91,19 @@ def _inline_fn(mod: Module, fn: Function, done: set[str], stack: list[str]) -> N
 
 
 def inline_call(fn: Function, s: Stmt, call: Call, callee: Function, names: NameMaker) -> list[Stmt]:
-    """The statements replacing ``s`` (which calls ``callee``)."""
+    """The statements replacing ``s`` (which calls ``callee``). A pointer parameter that receives the
+    address of one of the caller's variables (``normalize3(&x, &y, &z)``, glibc's ``reduce_fast(x, p,
+    &n)``) and that the helper never reassigns stands for that variable: ``*p``, ``p[0]`` and ``p->f``
+    become the variable itself, so the helper's stores through it are plain assignments."""
     symmap: dict[Symbol, Symbol] = {}
+    aliases: dict[Symbol, Expr] = {}
+    reassigned = {st.target.sym for st in _walk(callee.body) if isinstance(st, Assign) and isinstance(st.target, Var)}
+    for p, a in zip(callee.params, call.args):
+        if isinstance(p.type, T.Pointer) and p not in reassigned and _address_of_variable(a):
+            aliases[p] = a.operand  # type: ignore[attr-defined]
     for p in callee.params + callee.locals:
+        if p in aliases:
+            continue
         base = p.name if p.name not in names.used else f"{p.name}_{callee.name}"
         new = Symbol(names.fresh(base), p.type, "local", p.coord, temp=p in callee.params or p.temp)
         fn.locals.append(new)
@@ -104,8 +119,9 @@ def inline_call(fn: Function, s: Stmt, call: Call, callee: Function, names: Name
             labels[st.name] = names.fresh(st.name)
     body: list[Stmt] = []
     for p, a in zip(callee.params, call.args):
-        body.append(Assign(s.coord, Var(p.type, symmap[p]), a))
-    body.extend(copy_stmts(callee.body, symmap, labels, result, end, s.coord))
+        if p not in aliases:
+            body.append(Assign(s.coord, Var(p.type, symmap[p]), a))
+    body.extend(copy_stmts(callee.body, symmap, labels, result, end, s.coord, aliases))
     body.append(Label(s.coord, end))
     out: list[Stmt] = [Block(s.coord, body)]
     if isinstance(s, Assign):
@@ -129,14 +145,35 @@ def _walk(stmts: list[Stmt]):
             yield from _walk(s.body)
 
 
+def _address_of_variable(a: Expr) -> bool:
+    """``&v`` or ``&v.f`` of a local variable or parameter: an address that names one place."""
+    if not (isinstance(a, Unary) and a.op == "&"):
+        return False
+    e = a.operand
+    while isinstance(e, Member) and not e.arrow:
+        e = e.base
+    return isinstance(e, Var) and e.sym.kind in ("local", "param")
+
+
 def copy_stmts(stmts: list[Stmt], symmap: dict[Symbol, Symbol], labels: dict[str, str],
-               result: Symbol | None, end: str, site) -> list[Stmt]:
-    """A copy of a helper's body with fresh symbols; returns become ``result = v; goto end``."""
+               result: Symbol | None, end: str, site, aliases: dict[Symbol, Expr] | None = None) -> list[Stmt]:
+    """A copy of a helper's body with fresh symbols; returns become ``result = v; goto end``;
+    ``aliases``: pointer parameters standing for a variable of the caller (see ``inline_call``)."""
+    aliases = aliases or {}
 
     def ce(e: Expr) -> Expr:
         def f(n: Expr) -> Expr:
+            if isinstance(n, Var) and n.sym in aliases:  # p: &v (then *&v, (&v)[0], (&v)->f below)
+                v = aliases[n.sym]
+                return Unary(T.Pointer(v.type), "&", v)
             if isinstance(n, Var) and n.sym in symmap:
                 return Var(n.type, symmap[n.sym])
+            if isinstance(n, Unary) and n.op == "*" and isinstance(n.operand, Unary) and n.operand.op == "&":
+                return n.operand.operand
+            if isinstance(n, Index) and isinstance(n.base, Unary) and n.base.op == "&" and fold_int(n.index) == 0:
+                return n.base.operand
+            if isinstance(n, Member) and n.arrow and isinstance(n.base, Unary) and n.base.op == "&":
+                return Member(n.type, n.base.operand, n.name, False)
             return n
         return map_expr(e, f)
 
@@ -148,10 +185,10 @@ def copy_stmts(stmts: list[Stmt], symmap: dict[Symbol, Symbol], labels: dict[str
         elif isinstance(s, ExprStmt):
             out.append(ExprStmt(s.coord, ce(s.expr)))
         elif isinstance(s, If):
-            out.append(If(s.coord, ce(s.cond), copy_stmts(s.then, symmap, labels, result, end, site),
-                          copy_stmts(s.els, symmap, labels, result, end, site), s.likely))
+            out.append(If(s.coord, ce(s.cond), copy_stmts(s.then, symmap, labels, result, end, site, aliases),
+                          copy_stmts(s.els, symmap, labels, result, end, site, aliases), s.likely))
         elif isinstance(s, Block):
-            out.append(Block(s.coord, copy_stmts(s.body, symmap, labels, result, end, site)))
+            out.append(Block(s.coord, copy_stmts(s.body, symmap, labels, result, end, site, aliases)))
         elif isinstance(s, Return):
             if s.value is not None and result is not None:
                 out.append(Assign(s.coord, Var(result.type, result), ce(s.value)))
@@ -162,7 +199,7 @@ def copy_stmts(stmts: list[Stmt], symmap: dict[Symbol, Symbol], labels: dict[str
             out.append(Label(s.coord, labels[s.name]))
         elif isinstance(s, Loop):
             out.append(Loop(s.coord, s.kind, ce(s.cond) if s.cond is not None else None,
-                            copy_stmts(s.body, symmap, labels, result, end, site)))
+                            copy_stmts(s.body, symmap, labels, result, end, site, aliases)))
         elif isinstance(s, (Break, Continue)):
             out.append(s)
         else:

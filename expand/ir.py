@@ -325,6 +325,13 @@ class Module:
     functions: dict[str, Function]
     globals: dict[str, Symbol]
     prologue: list[str]  # the user's #include lines (and the #defines before them), printed back
+    #: the ``.c`` files the user's file includes (templates such as glibc's ``s_fromfpf_main.c``): their
+    #: functions, tables and declarations are the user's own code, as the file's are
+    templates: frozenset[str] = field(default_factory=frozenset)
+
+    def own(self, file: str | None) -> bool:
+        """``file`` is the user's file or one of its templates."""
+        return file == self.file or file in self.templates
 
 
 # ------------------------------------------------------------------------------- utilities

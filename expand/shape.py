@@ -5,7 +5,9 @@ Parameters are varying unless declared ``uniform``/``linear`` (``#pragma omp dec
 ``--uniform``/``--linear``). Masks, calls (made per lane for their side effects) and anything
 assigned under a mask vary. A variable takes the shape all its definitions agree on. Uniform and
 consecutive variables stay scalars in the output (a consecutive one holds lane 0's value);
-``p[i]`` with a uniform pointer and a consecutive ``i`` becomes one vector load or store.
+``p[i]`` with a uniform pointer and a consecutive ``i`` becomes one vector load or store. A local
+array (expand/local_arrays.py) varies when a store puts a varying value, index or mask into it, or
+a per-lane call gets it; otherwise its elements are the same in every lane.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from .ir import (
     flatten,
     stmt_exprs,
 )
+from .local_arrays import is_local_array
 
 U, C, V = "uniform", "consecutive", "varying"
 
@@ -107,12 +110,29 @@ def analyze(params: list[Symbol], stmts: list, entry: Symbol | None = None) -> S
                                                " lane may change it", "copy it to a local variable and pass that")
                     syms[sym] = V
     defs: dict[Symbol, list[Assign]] = {}
+    stores: dict[Symbol, list[Assign]] = {}  # local arrays (expand/local_arrays.py): their element stores
     for s in flatten(stmts):
         if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym.type != MASK:
             defs.setdefault(s.target.sym, []).append(s)
+        if isinstance(s, Assign) and isinstance(s.target, Index) and isinstance(s.target.base, Var) \
+                and is_local_array(s.target.base.sym):
+            stores.setdefault(s.target.base.sym, []).append(s)
+        for e in stmt_exprs(s):  # a local array a per-lane call gets: one copy per lane
+            for n in e.walk():
+                if isinstance(n, Call):
+                    for a in n.args:
+                        if isinstance(a, Unary) and a.op == "&" and isinstance(a.operand, Index):
+                            a = a.operand.base
+                        if isinstance(a, Var) and is_local_array(a.sym):
+                            syms[a.sym] = V
     changed = True
     while changed:
         changed = False
+        for arr, ss in stores.items():  # varying: a store of a lane-dependent value, index or mask
+            if sh.sym_shape(arr) != V and any(d.mask is not None and d.mask is not entry or sh.shape(d.value) != U
+                                              or sh.shape(d.target.index) != U for d in ss):
+                syms[arr] = V
+                changed = True
         for sym, ds in defs.items():
             old = sh.sym_shape(sym)
             if old == V:

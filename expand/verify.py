@@ -1035,6 +1035,7 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
     try:
         (wd / "vector.c").write_text(vector_c)
         (wd / "harness.c").write_text(harness_c)
+        src_dirs = _dedupe_paths(Path(s).resolve().parent for s in scalar_sources)
         if scalar_static:  # the static function, called from a wrapper defined after it, in its own file
             src0 = Path(scalar_sources[0]).resolve()
             proto = ", ".join(f"{_spell(p.type)} a{j}" for j, p in enumerate(params)) or "void"
@@ -1044,9 +1045,13 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
                 f'#include "{src0}"\n{_spell(ret)} vfy_static_{scalar_name}({proto});\n'
                 f"{_spell(ret)} vfy_static_{scalar_name}({proto}) {{ {ret_kw}{scalar_name}({args}); }}\n")
             scalar_sources = [wd / "scalar_static.c", *scalar_sources[1:]]
-        cpp = [f"-I{d}" for d in include_dirs] + [f"-D{d}" for d in defines] + [f"-U{u}" for u in undefs]
         base = list(isa.cc) + COMPILE_FLAGS + list(isa.cflags) + list(cflags)
-        src_dirs = _dedupe_paths(Path(s).resolve().parent for s in scalar_sources)
+        macros = [f"-D{d}" for d in defines] + [f"-U{u}" for u in undefs]
+        cpp = [f"-I{d}" for d in include_dirs] + macros
+        # The generated code is held to -Wall -Werror, not the user's headers it includes (as system
+        # headers: no warnings from them), nor the user's own sources (compiled without -Werror).
+        sys_cpp = [f"-isystem{d}" for d in [*include_dirs, *src_dirs]] + macros
+        scalar_base = [f for f in base if f != "-Werror"]
         objs: list[str] = []
         try:
             for n, src in enumerate([*scalar_sources, *link_files]):
@@ -1055,11 +1060,11 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
                     objs.append(str(src))
                     continue
                 obj = wd / f"{n}_{src.stem}.o"
-                _run(base + list(scalar_cflags) + cpp + ["-c", str(src), "-o", str(obj)], f"compiling {src}", wd,
+                _run(scalar_base + list(scalar_cflags) + cpp + ["-c", str(src), "-o", str(obj)], f"compiling {src}", wd,
                      COMPILE_TIMEOUT)
                 objs.append(str(obj))
             force = ["-include", str(pch)] if pch is not None else []
-            _run(base + cpp + [f"-I{d}" for d in src_dirs] + force + ["-c", "harness.c", "-o", "harness.o"],
+            _run(base + sys_cpp + force + ["-c", "harness.c", "-o", "harness.o"],
                  "compiling the harness (with the vector file)", wd, COMPILE_TIMEOUT)
             exe = wd / "harness"
             link = list(isa.cc) + list(isa.cflags) + ["harness.o", *objs, "-o", str(exe)]

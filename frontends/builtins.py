@@ -8,7 +8,8 @@ Classification reads the bits (``BitCast`` to an integer of the float's width): 
 GCC 12 on x86-64, AArch64 and ppc64le at -O0 and -O2), ``fpclassify``. The comparison macros are the
 comparisons themselves (they differ from ``<`` only in the FP exceptions they raise, which expand
 does not keep). Constants: ``__builtin_inf[f]``, ``__builtin_huge_val[f]``, ``__builtin_nan[f]``,
-``__builtin_nans[f]`` with a literal payload string.
+``__builtin_nans[f]`` with a literal payload string. Bit builtins (``__builtin_clz``, ``ctz``,
+``popcount``, ``bswap`` and their long forms) become integer operations and exact conversions.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import math
 
 from expand import types as T
 from expand.diagnostics import error
-from expand.ir import Binary, BitCast, Cast, Cond, Const, Coord, Expr
+from expand.ir import Binary, BitCast, Cast, Cond, Const, Coord, Expr, Unary
 
 #: Constant builtins without arguments: name -> (type, value, spelling for the output)
 CONSTANTS = {
@@ -34,8 +35,72 @@ COMPARE = {"__builtin_isgreater": ">", "__builtin_isgreaterequal": ">=", "__buil
            "__builtin_islessequal": "<=", "__builtin_islessgreater": "<>", "__builtin_isunordered": "unord"}
 
 
+#: Bit builtins: name -> (operation, operand bits)
+BITS = {"__builtin_clz": ("clz", 32), "__builtin_clzl": ("clz", 64), "__builtin_clzll": ("clz", 64),
+        "__builtin_ctz": ("ctz", 32), "__builtin_ctzl": ("ctz", 64), "__builtin_ctzll": ("ctz", 64),
+        "__builtin_popcount": ("popcount", 32), "__builtin_popcountl": ("popcount", 64),
+        "__builtin_popcountll": ("popcount", 64), "__builtin_bswap16": ("bswap", 16),
+        "__builtin_bswap32": ("bswap", 32), "__builtin_bswap64": ("bswap", 64)}
+
+
 def is_math_builtin(name: str) -> bool:
-    return name in CONSTANTS or name in NANS or name in CLASSIFY or name in COMPARE
+    return name in CONSTANTS or name in NANS or name in CLASSIFY or name in COMPARE or name in BITS
+
+
+def _u(v: int, t: T.Int) -> Const:
+    return Const(t, v, hex(v) if v > 255 else str(v))
+
+
+def _clz32(x: Expr) -> Expr:
+    """Leading zeros of the unsigned int ``x`` (not 0: C leaves that undefined): the exponent of its
+    exact conversion to double, ``1054 - (bits >> 52)``."""
+    bits = BitCast(T.ULONG, Cast(T.DOUBLE, x))
+    return Binary(T.INT, "-", _int(1054), Cast(T.INT, Binary(T.ULONG, ">>", bits, _int(52))))
+
+
+def _exp2_of_power(x: Expr) -> Expr:
+    """log2 of ``x``, an unsigned long that is a power of two: the exponent of its conversion to double."""
+    bits = BitCast(T.ULONG, Cast(T.DOUBLE, x))
+    return Binary(T.INT, "-", Cast(T.INT, Binary(T.ULONG, ">>", bits, _int(52))), _int(1023))
+
+
+def bit_builtin(name: str, args: list[Expr], co: Coord | None) -> Expr:
+    """``__builtin_clz``/``ctz``/``popcount``/``bswap`` and their long forms, as integer operations every
+    ISA has (the count of a zero argument of clz and ctz is undefined in C: any value)."""
+    op, n = BITS[name]
+    if len(args) != 1 or not isinstance(T.strip_spelling(args[0].type), T.Int):
+        raise error(co, f"'{name}' takes one integer argument")
+    ut = {16: T.USHORT, 32: T.UINT, 64: T.ULONG}[n]
+    x = args[0] if T.strip_spelling(args[0].type) == ut else Cast(ut, args[0])
+    if op == "bswap":
+        parts = []
+        for k in range(n // 8):
+            byte = Binary(ut, "&", Binary(ut, ">>", x, _int(8 * k)) if k else x, _u(0xFF, ut))
+            j = n // 8 - 1 - k
+            parts.append(Binary(ut, "<<", byte, _int(8 * j)) if j else byte)
+        out = parts[0]
+        for q in parts[1:]:
+            out = Binary(ut, "|", out, q)
+        return out if n > 16 else Cast(T.INT, out)  # (bswap16's uint16_t result promotes)
+    if op == "clz":
+        if n == 32:
+            return _clz32(x)
+        hi = Cast(T.UINT, Binary(T.ULONG, ">>", x, _int(32)))
+        lo = Cast(T.UINT, x)
+        return Cond(T.INT, Binary(T.INT, "!=", hi, _u(0, T.UINT)), _clz32(hi),
+                    Binary(T.INT, "+", _int(32), _clz32(lo)))
+    if op == "ctz":
+        wide = x if n == 64 else Cast(T.ULONG, x)
+        low = Binary(T.ULONG, "&", wide, Unary(T.ULONG, "-", wide))  # the lowest set bit alone
+        return _exp2_of_power(low)
+    # popcount: the bits summed in pairs, nibbles, then bytes (SWAR)
+    m1, m2, m4 = (0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F)
+    mask = (1 << n) - 1
+    v1 = Binary(ut, "-", x, Binary(ut, "&", Binary(ut, ">>", x, _int(1)), _u(m1 & mask, ut)))
+    v2 = Binary(ut, "+", Binary(ut, "&", v1, _u(m2 & mask, ut)),
+                Binary(ut, "&", Binary(ut, ">>", v1, _int(2)), _u(m2 & mask, ut)))
+    v3 = Binary(ut, "&", Binary(ut, "+", v2, Binary(ut, ">>", v2, _int(4))), _u(m4 & mask, ut))
+    return Cast(T.INT, Binary(ut, ">>", Binary(ut, "*", v3, _u(0x0101010101010101 & mask, ut)), _int(n - 8)))
 
 
 def _int(v: int, t: T.Int = T.INT) -> Const:
@@ -137,4 +202,6 @@ def math_builtin(name: str, args: list[Expr], co: Coord | None) -> Expr:
         return classify(name, args, co)
     if name in COMPARE:
         return compare(name, args, co)
+    if name in BITS:
+        return bit_builtin(name, args, co)
     raise error(co, f"'{name}' needs a string literal argument")

@@ -40,6 +40,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from expand import types as T
@@ -77,7 +78,27 @@ from expand.ir import (
 from expand.mathcalls import signature as math_signature
 
 from . import builtins
-from .csemantics import COMPARISONS, float32, is_null_pointer_constant, long_double_literal, null_comparison
+from .csemantics import (
+    COMPARISONS,
+    float32,
+    is_null_pointer_constant,
+    long_double_literal,
+    lvalue_name,
+    module_prologue,
+    null_comparison,
+    pure_local_assignment,
+    split_top,
+    template_files,
+)
+from .statements import (
+    CaseLabel,
+    array_initializer,
+    check_local_array,
+    local_static,
+    lower_switch,
+    name_local_statics,
+    written_static,
+)
 
 try:  # libclang is optional (the [test] extra): read_file_any falls back to pycparser without it
     import clang.cindex as ci
@@ -229,34 +250,6 @@ def preprocess(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc:
     return p.stdout
 
 
-def prologue_lines(text: str) -> list[str]:
-    """The user's preprocessor lines up to the last ``#include`` (as the pycparser frontend)."""
-    lines = text.splitlines()
-    directives: list[str] = []
-    last_include = -1
-    i = 0
-    while i < len(lines):
-        full = lines[i]
-        while full.endswith("\\") and i + 1 < len(lines):
-            i += 1
-            full = full[:-1] + lines[i]
-        stripped = full.strip()
-        if stripped.startswith("#"):
-            word = stripped[1:].strip().split(" ")[0].split("(")[0]
-            if word in ("include", "define", "undef", "if", "ifdef", "ifndef", "else", "elif", "endif"):
-                directives.append(stripped)
-                if word == "include":
-                    last_include = len(directives)
-        i += 1
-    kept = directives[:last_include] if last_include >= 0 else []
-    depth = 0
-    for d in kept:
-        w = d[1:].strip()
-        if w.startswith("if"):
-            depth += 1
-        elif w.startswith("endif"):
-            depth -= 1
-    return kept + ["#endif"] * max(depth, 0)
 
 
 class _PtrCast(Cast):
@@ -351,6 +344,7 @@ class ClangReader:
         self.tu = tu
         self.buf_name = buf_name
         self.buf = buf
+        self.templates: frozenset[str] = frozenset()  # (set by read: .c files the user's file includes)
         self._file = tu.get_file(buf_name)
         self._line_starts = [0] + [m.end() for m in re.finditer(b"\n", buf)]
         self.records: dict[object, T.Record] = {}
@@ -362,11 +356,16 @@ class ClangReader:
         self.group_head: dict[int, object] = {}
         self.local_syms: dict[int, Symbol] = {}
         self.locals: list[Symbol] = []
+        # Side effects inside expressions: as the pycparser frontend's (Reader.before/conditional/unevaluated)
+        self.before: list[Stmt] | None = None
+        self.conditional = 0
+        self.unevaluated = 0
         self.cur_ret: T.CType = T.VOID
         self.mismatches: list[TypeMismatch] = []
         self._mismatch_seen: set[str] = set()
         self.pending_simd: dict[str, str] | None = None
         self.simd: dict[str, dict[str, str]] = {}
+        self.local_statics: list[Symbol] = []  # function-local statics, file-scope symbols (name_local_statics)
         self._walk_first = {K.PAREN_EXPR, K.UNEXPOSED_EXPR, K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR,
                             K.UNARY_OPERATOR, K.CONDITIONAL_OPERATOR, K.ARRAY_SUBSCRIPT_EXPR, K.CALL_EXPR,
                             K.MEMBER_REF_EXPR}
@@ -446,7 +445,10 @@ class ClangReader:
         if c.kind != self.K.UNEXPOSED_EXPR:
             return False
         ch = self.children(c)
-        return len(ch) == 1 and ch[0].kind.is_expression()
+        # (and spans its operand exactly: a type trait such as __builtin_types_compatible_p (__typeof (y),
+        # float) is an UNEXPOSED_EXPR with one expression child too, but a longer text)
+        return len(ch) == 1 and ch[0].kind.is_expression() and \
+            (c.extent.start.offset, c.extent.end.offset) == (ch[0].extent.start.offset, ch[0].extent.end.offset)
 
     def strip(self, c):
         """Without parentheses and clang's implicit conversions (this IR makes its own)."""
@@ -786,7 +788,8 @@ class ClangReader:
                 self.note_group(c, prev)
             prev = c
             self.toplevel(c)
-        prologue = prologue_lines(self.source)
+        self.templates = template_files(self.buf.decode("utf-8", "replace"), self.path)
+        prologue = module_prologue(self.source, self.templates)
         self.failed: dict[str, ExpandError] = {}
         for name, fd in self.func_nodes.items():
             if self.in_user_file(fd):
@@ -801,7 +804,9 @@ class ClangReader:
                     self.functions[name] = self.function(fd)
                 except ExpandError:
                     pass
-        return Module(self.path, self.source.splitlines(), self.functions, self.globals, prologue)
+        mod = Module(self.path, self.source.splitlines(), self.functions, self.globals, prologue, self.templates)
+        name_local_statics(mod, self.local_statics)
+        return mod
 
     def pragmas(self) -> list[tuple[int, str]]:
         """(offset, text after ``#pragma``) of the file-scope pragma lines gcc -E passed through
@@ -820,7 +825,8 @@ class ClangReader:
         return presumed(c.location)[0]
 
     def in_user_file(self, c) -> bool:
-        return self.file_of(c) == self.path
+        f = self.file_of(c)
+        return f == self.path or f in self.templates
 
     def toplevel(self, c) -> None:
         K = self.K
@@ -906,6 +912,9 @@ class ClangReader:
         ftype = self.func_type(fd)
         self.local_syms = {}
         self.locals = []
+        self.switch_depth = 0  # switch statements being read around the current statement
+        self.switch_count = 0  # switch statements read in this function (their labels' numbers)
+        self.fn_name = fd.spelling
         params: list[Symbol] = []
         if ftype.variadic:
             m = None
@@ -961,15 +970,49 @@ class ClangReader:
         return self.stmt(c)
 
     def stmt(self, c) -> list[Stmt]:
+        """The IR of one statement, preceded by what its expressions' side effects run first."""
         here, self.here = self.here, self.coord(c)
+        outer, self.before = self.before, []
         self.depth += 1  # (a statement level takes 3 frames: within the 3 per level max_depth allows)
         try:
             if self.depth > self.max_depth:
                 raise error(self.here, "statements are nested too deeply", NESTING_HINT)
-            return self._stmt(c)
+            out = self._stmt(c)
+            return self.before + out
         finally:
             self.here = here
+            self.before = outer
             self.depth -= 1
+
+    def side_effect(self, stmts: list[Stmt], co: Coord, what: str) -> None:
+        """Run ``stmts`` before the statement being read: the side effects of an expression."""
+        if self.unevaluated:
+            return
+        if self.before is None:
+            raise error(co, f"{what} is not supported here", "write it as a statement of its own")
+        if self.conditional:
+            raise error(co, f"{what} inside an operand of &&, || or ?: is not supported",
+                        "write it as a statement of its own before the condition")
+        self.before.extend(stmts)
+
+    def captured(self, read):
+        """``read()`` and the statements its side effects need first."""
+        outer, self.before = self.before, []
+        try:
+            value = read()
+            return value, self.before
+        finally:
+            self.before = outer
+
+    @contextmanager
+    def sometimes(self):
+        """Around reading an operand that is evaluated only sometimes (&&, ||, ?:); a context manager,
+        not a callback, so that deep nesting takes no more stack frames than before."""
+        self.conditional += 1
+        try:
+            yield
+        finally:
+            self.conditional -= 1
 
     def _stmt(self, c) -> list[Stmt]:
         K = self.K
@@ -1010,10 +1053,18 @@ class ClangReader:
                     raise error(co, "'break' or 'continue' inside 'do { } while (0)' is not supported")
                 return [Block(co, body)]
             body = self.body_of(body_c)
-            return [Loop(co, "do", self.truth(self.expr(cond_c)), body)]
+            cond, pre = self.captured(lambda: self.truth(self.expr(cond_c)))
+            if pre:
+                raise error(self.pcoord(cond_c), "an assignment or increment in a do-while condition is not"
+                            " supported", "update the variable at the end of the loop body")
+            return [Loop(co, "do", cond, body)]
         if k == K.WHILE_STMT:
             cond_c, body_c = self.children(c)
-            return [Loop(co, "while", self.truth(self.expr(cond_c)), self.body_of(body_c))]
+            cond, pre = self.captured(lambda: self.truth(self.expr(cond_c)))
+            body = self.body_of(body_c)
+            if pre:  # while ((n -= 1) > 0): the update runs before every test
+                return [Loop(co, "for", None, [*pre, If(co, Unary(T.INT, "!", cond), [Break(co)], [])] + body)]
+            return [Loop(co, "while", cond, body)]
         if k == K.FOR_STMT:
             init_c, cond_c, step_c, body_c = self.for_parts(c)
             init: list[Stmt] = []
@@ -1025,11 +1076,14 @@ class ClangReader:
                     init.extend(self.local_decl(d))
             elif init_c is not None:
                 init.extend(self.stmt(init_c))
-            cond = self.truth(self.expr(cond_c)) if cond_c is not None else None
+            cond, pre = self.captured(lambda: self.truth(self.expr(cond_c))) if cond_c is not None else (None, [])
             step: list[Stmt] = []
             for e in self.comma_list(step_c) if step_c is not None else []:
                 step.extend(self.stmt(e))
             body = self.body_of(body_c)
+            if pre and cond is not None:
+                body = [*pre, If(co, Unary(T.INT, "!", cond), [Break(co)], []), *body]
+                cond = None
             return [Loop(co, "for", cond, body, init, step)]
         if k == K.INDIRECT_GOTO_STMT:
             raise error(co, "a computed 'goto *' cannot be vectorized", "branch with if/else or a plain 'goto label'")
@@ -1046,10 +1100,106 @@ class ClangReader:
         if k == K.NULL_STMT:
             return []
         if k == K.SWITCH_STMT:
-            raise error(co, "'switch' is not supported yet", "rewrite it as if/else")
-        if k in (K.ASM_STMT, K.MS_ASM_STMT):
+            return self.switch(c)
+        if k in (K.CASE_STMT, K.DEFAULT_STMT):
+            word = "case" if k == K.CASE_STMT else "default"
+            if not self.switch_depth:
+                raise error(co, f"'{word}' label outside a 'switch'")
+            ch = self.children(c)
+            if k == K.DEFAULT_STMT:
+                label = CaseLabel(co, default=True)
+            else:
+                lo = self.case_value(ch[0])
+                label = CaseLabel(co, lo, self.case_value(ch[1]) if len(ch) > 2 else lo)
+            return [label, *self.stmt(ch[-1])]
+        if k == K.ASM_STMT:
+            return self.asm(c)
+        if k == K.MS_ASM_STMT:
             raise error(co, "inline assembly cannot be vectorized", "write the operation in C")
         raise error(co, f"statement '{k.name.lower()}' is not supported")
+
+    def statement_expression(self, inner) -> Expr:
+        """GNU C's ``({ stmts; e; })`` (``inner``: its compound statement): as ``Reader.statement_expression``."""
+        co = self.coord(inner)
+        items = self.children(inner)
+        if not items or not items[-1].kind.is_expression():
+            raise error(co, "a statement expression without a value is not supported here")
+        declared = len(self.locals)
+        stmts = [x for item in items[:-1] for x in self.stmt(item)]
+        own = set(self.locals[declared:])
+        if self.conditional and all(pure_local_assignment(x, own) for x in stmts):
+            self.before.extend(stmts)  # (only its own temporaries: evaluating them always changes nothing)
+        else:
+            self.side_effect(stmts, co, "a statement expression")
+        return self.expr(items[-1])
+
+    def asm(self, c) -> list[Stmt]:
+        """An ``asm`` statement: only an empty template, as the pycparser frontend's ``Reader.asm``
+        (glibc's math_opt_barrier, math_force_eval). libclang gives the operands' expressions as
+        children (outputs, then inputs) but not their constraints: those come from the text."""
+        co = self.coord(c)
+        text = self.slice(c.extent.start.offset, c.extent.end.offset)
+        m = re.match(r"\s*(?:__asm__|__asm|asm)\b(?:\s*(?:__volatile__|__volatile|volatile|goto|inline))*\s*\(", text)
+        if m is None:
+            raise error(co, "inline assembly cannot be vectorized", "write the operation in C")
+        sections = split_top(text[m.end():text.rindex(")")], ":")
+        if re.sub(r'"(?:[^"\\]|\\.)*"', "", sections[0]).strip() or re.sub(r'\s|"', "", sections[0]):
+            raise error(co, "inline assembly cannot be vectorized", "write the operation in C")
+
+        def constraints(k: int) -> list[str]:
+            if k >= len(sections) or not sections[k].strip():
+                return []
+            return [re.match(r'\s*(?:\[\w+\]\s*)?"([^"]*)"', op).group(1) for op in split_top(sections[k], ",")]
+
+        outs, ins = constraints(1), constraints(2)
+        exprs = [x for x in self.children(c) if x.kind.is_expression()]
+        if len(exprs) != len(outs) + len(ins):
+            raise error(co, "this asm statement's operands are not supported")
+        out_c, in_c = exprs[:len(outs)], exprs[len(outs):]
+        result: list[Stmt] = []
+        for j, (cons, target) in enumerate(zip(outs, out_c)):
+            if cons.startswith("+"):
+                continue
+            tied = [e for cn, e in zip(ins, in_c) if cn == str(j)]
+            if not cons.startswith("=") or len(tied) != 1:
+                raise error(co, "an empty asm statement that sets an output is supported only with the output tied to"
+                            " an input (\"=x\" (y) : \"0\" (x))")
+            tgt = self.lvalue(target)
+            result.append(Assign(co, tgt, self.convert(self.expr(tied[0]), tgt.type)))
+        for e in in_c:
+            self.expr(e)
+        return result
+
+    def switch(self, c) -> list[Stmt]:
+        """``switch``: its body read with case-label markers, lowered by frontends/statements.py."""
+        co = self.coord(c)
+        ch = self.children(c)
+        cond_c, body_c = ch[-2], ch[-1]
+        value = self.expr(cond_c)
+        if not isinstance(value.type, T.Int):
+            raise error(self.pcoord(cond_c), f"the controlling expression of a 'switch' has type '{value.type}', "
+                        "not an integer type")
+        value = self.convert(value, T.promote(value.type))
+        self.switch_count += 1
+        number = self.switch_count
+        self.switch_depth += 1
+        try:
+            body = self.body_of(body_c)
+        finally:
+            self.switch_depth -= 1
+
+        def temp(t: T.CType) -> Symbol:
+            sym = Symbol("switch_value", t, "local", co, temp=True)
+            self.locals.append(sym)
+            return sym
+
+        return lower_switch(co, value, body, number, temp)
+
+    def case_value(self, c) -> int:
+        v = fold_int(self.expr(c))
+        if v is None:
+            raise error(self.pcoord(c), "expected an integer constant expression")
+        return v
 
     def for_parts(self, c) -> tuple:
         """(init, cond, step, body) of a FOR_STMT: clang leaves absent parts out of its children, so
@@ -1108,8 +1258,8 @@ class ClangReader:
             if pun is not None:
                 return [pun]
             return [ExprStmt(co, self.expr(c))]
-        if k == K.BINARY_OPERATOR and binary_op(c) == ",":
-            raise error(co, "the comma operator is not supported", "write one statement per expression")
+        if k == K.BINARY_OPERATOR and binary_op(c) == ",":  # a, b;
+            return [x for e in self.comma_list(c) for x in self.stmt(e)]
         if k == K.StmtExpr:  # ({ ... }); as a statement: the block (pycparser reads it as one)
             inner = next(x for x in self.children(c) if x.kind == K.COMPOUND_STMT)
             return [Block(self.coord(inner), self.compound(inner))]
@@ -1119,8 +1269,12 @@ class ClangReader:
             if any(isinstance(x, Call) for x in e.walk()):
                 return [ExprStmt(co, e)]  # (void) g(x);  g(x) + 1;  -- the calls stay, for their effects
             return []  # an expression statement without effect: type-checked, dropped
-        if k in (K.UNARY_OPERATOR, K.CXX_UNARY_EXPR):
-            raise error(co, "this expression statement is not supported")
+        if k in (K.UNARY_OPERATOR, K.CXX_UNARY_EXPR, K.CONDITIONAL_OPERATOR, K.MEMBER_REF_EXPR,
+                 K.ARRAY_SUBSCRIPT_EXPR):
+            e = self.expr(c)  # (their side effects are in self.before)
+            if any(isinstance(x, Call) for x in e.walk()):
+                return [ExprStmt(co, e)]
+            return []
         raise error(co, f"statement '{_pyc_name(k, K)}' is not supported")
 
     def memcpy_pun(self, c) -> Assign | None:
@@ -1164,10 +1318,7 @@ class ClangReader:
             return Assign(co, target, self.convert(value, target.type))
         lhs_c, rhs_c = self.children(c)
         target = self.lvalue(lhs_c)
-        r = self.strip(rhs_c)
-        if r.kind == K.COMPOUND_ASSIGNMENT_OPERATOR or (r.kind == K.BINARY_OPERATOR and binary_op(r) == "="):
-            raise error(co, "chained assignment is not supported", "write one assignment per statement")
-        rhs = self.expr(rhs_c)
+        rhs = self.expr(rhs_c)  # (a = b = c: b = c runs first, through self.before)
         op = binary_op(c)
         if op != "=":
             # clang converts the right operand of a compound assignment to the computation type
@@ -1179,6 +1330,11 @@ class ClangReader:
         e = self.expr(c)
         if not isinstance(e, (Var, Index, Member)) and not (isinstance(e, Unary) and e.op == "*"):
             raise error(self.pcoord(c), "expression is not assignable")
+        root = e
+        while isinstance(root, (Index, Member)):
+            root = root.base
+        if isinstance(root, Var):
+            written_static(root.sym, self.pcoord(c))
         if isinstance(e, Var) and e.sym.kind == "global":
             raise error(self.pcoord(c), f"assignment to global variable '{e.sym.name}' cannot be vectorized",
                         "pass it through a pointer parameter or make it local")
@@ -1195,18 +1351,20 @@ class ClangReader:
             return []
         co = self.decl_coord(d)
         sc = d.storage_class
-        if sc in (ci.StorageClass.STATIC, ci.StorageClass.EXTERN):
-            word = "static" if sc == ci.StorageClass.STATIC else "extern"
-            raise error(co, f"local '{word}' variable '{d.spelling}' is not supported", "move it to file scope")
+        if sc == ci.StorageClass.EXTERN:
+            raise error(co, f"local 'extern' variable '{d.spelling}' is not supported", "move it to file scope")
         words, quals = self.spec(d)
         if "volatile" in quals:
             raise error(co, f"volatile variable '{d.spelling}' cannot be vectorized")
         if d.type.get_canonical()._kind_id == ci.TypeKind.VARIABLEARRAY.value:
             raise error(co, f"variable-length array '{d.spelling}' is not supported")
         t = self.ctype(d.type, words, self.start_coord(d))
-        if isinstance(t, T.Array) or (isinstance(t, T.Record) and not _punning_union(t)):
-            kind = "array" if isinstance(t, T.Array) else "struct or union"
-            raise error(co, f"local {kind} '{d.spelling}' is not supported yet",
+        if sc == ci.StorageClass.STATIC:
+            return self.local_static(d, t, "const" in quals)
+        if isinstance(t, T.Array):
+            check_local_array(co, d.spelling, t)
+        elif isinstance(t, T.Record) and not _punning_union(t):
+            raise error(co, f"local struct or union '{d.spelling}' is not supported yet",
                         "use scalar locals (unions of same-size scalars for type punning are fine)")
         sym = Symbol(d.spelling, t, "local", co, const="const" in quals)
         self.local_syms[self.key(d)] = sym
@@ -1225,11 +1383,38 @@ class ClangReader:
                     if t.is_union:
                         break
                 return out
-            item = self.strip_parens(items[0])
-            while item.kind == K.INIT_LIST_EXPR:  # int y = {{x}};
-                item = self.strip_parens(self.init_items(item)[0])
-            return [Assign(co, Var(t, sym), self.convert(self.expr(item), t))]
+            if isinstance(t, T.Array):
+                return array_initializer(co, sym, [self.convert(self.expr(self.scalar_item(i)), t.elem)
+                                                   for i in items])
+            return [Assign(co, Var(t, sym), self.convert(self.expr(self.scalar_item(items[0])), t))]
+        if isinstance(t, T.Array):
+            raise error(co, f"local array '{d.spelling}' is initialized by a string or an expression, not a list",
+                        "initialize it with a list: = {...}")
         return [Assign(co, Var(t, sym), self.convert(self.expr(init), t))]
+
+    def scalar_item(self, item):
+        """The expression of a scalar's initializer item: ``x``, ``{x}`` or ``{{x}}``."""
+        item = self.strip_parens(item)
+        while item.kind == self.K.INIT_LIST_EXPR:  # int y = {{x}};
+            item = self.strip_parens(self.init_items(item)[0])
+        return item
+
+    def local_static(self, d, t: T.CType, const: bool) -> list[Stmt]:
+        """A function-local ``static`` variable: a file-scope one under a file-unique name (its
+        writes are refused where they are made)."""
+        co = self.decl_coord(d)
+        init = var_init(d)
+        value = None
+        if init is not None:
+            here, self.here = self.here, co
+            try:
+                value = self.global_init(init, t)
+            finally:
+                self.here = here
+        sym = local_static(co, d.spelling, t, const, value, self.fn_name)
+        self.local_syms[self.key(d)] = sym
+        self.local_statics.append(sym)
+        return []
 
     # ------------------------------------------------------------------ expressions
     def convert(self, e: Expr, t: T.CType) -> Expr:
@@ -1275,16 +1460,29 @@ class ClangReader:
             return self.lookup(c)
         if k == K.BINARY_OPERATOR:
             op = binary_op(c)
-            if op == "=":
-                raise error(co, "assignment inside an expression is not supported",
-                            "write the assignment as a statement of its own")
-            if op == ",":
-                raise error(co, "the comma operator is not supported", "write one statement per expression")
+            if op == "=":  # its value: the target's new value
+                a = self.update(c)
+                self.side_effect([a], co, "an assignment inside an expression")
+                return a.target
+            if op == ",":  # (e1, e2): e1 for its side effects, then e2
+                *first, last = self.comma_list(c)
+                for e in first:
+                    v = self.expr(e)
+                    if any(isinstance(x, Call) for x in v.walk()):
+                        self.side_effect([ExprStmt(co, v)], co, "a call in the left operand of ','")
+                return self.expr(last)
             lc, rc = self.children(c)
-            return self.binary(op, self.expr(lc), self.expr(rc), c, lc, rc)
+            left = self.expr(lc)
+            if op in ("&&", "||"):
+                with self.sometimes():
+                    right = self.expr(rc)
+            else:
+                right = self.expr(rc)
+            return self.binary(op, left, right, c, lc, rc)
         if k == K.COMPOUND_ASSIGNMENT_OPERATOR:
-            raise error(co, "assignment inside an expression is not supported",
-                        "write the assignment as a statement of its own")
+            a = self.update(c)
+            self.side_effect([a], co, "an assignment inside an expression")
+            return a.target
         if k in (K.UNARY_OPERATOR, K.CXX_UNARY_EXPR):
             return self.unary(c)
         if k == K.CSTYLE_CAST_EXPR:
@@ -1292,8 +1490,9 @@ class ClangReader:
         if k == K.CONDITIONAL_OPERATOR:
             cc, ac, bc = self.children(c)
             cnd = self.truth(self.expr(cc))
-            a = self.expr(ac)
-            b = self.expr(bc)
+            with self.sometimes():
+                a = self.expr(ac)
+                b = self.expr(bc)
             if a.type.is_arith() and b.type.is_arith():
                 t = T.usual_arith(a.type, b.type)
                 t = self.agree(t, c.type, c, "type")
@@ -1344,7 +1543,11 @@ class ClangReader:
         if k.name.lower() == "stmtexpr" or k == K.UNEXPOSED_EXPR and any(
                 x.kind == K.COMPOUND_STMT for x in self.children(c)):
             inner = next((x for x in self.children(c) if x.kind == K.COMPOUND_STMT), c)
-            raise error(self.coord(inner), "GNU statement expressions are not supported")
+            return self.statement_expression(inner)
+        if k == K.UNEXPOSED_EXPR and self.text(c, 40).startswith("__builtin_types_compatible_p"):
+            v = evaluate(c)
+            if isinstance(v, int):
+                return Const(T.INT, v, str(v))
         if k == K.ADDR_LABEL_EXPR:
             raise error(co, f"the address of a label ('{self.text(c, 30)}', for a computed goto) cannot be "
                             "vectorized", "branch with if/else or a plain 'goto label'")
@@ -1496,9 +1699,15 @@ class ClangReader:
         if c.kind == K.CXX_UNARY_EXPR:
             return self.sizeof(c)
         op = unary_op(c)
-        if op in ("p++", "p--", "++", "--"):
-            raise error(co, f"'{op.strip('p')}' inside an expression is not supported",
-                        "write the increment as a statement of its own")
+        if op in ("p++", "p--", "++", "--"):  # its value: the new one (++x) or the old one (x++)
+            a = self.update(c)
+            if op in ("++", "--"):
+                self.side_effect([a], co, f"'{op}' inside an expression")
+                return a.target
+            old = Symbol(f"{lvalue_name(a.target)}_old", a.target.type, "local", co, temp=True)
+            self.locals.append(old)
+            self.side_effect([Assign(co, Var(old.type, old), a.target), a], co, f"'{op[1:]}' inside an expression")
+            return Var(old.type, old)
         oc = self.children(c)[0]
         e = self.expr(oc)
         if op == "&":
@@ -1540,7 +1749,11 @@ class ClangReader:
         paren = start + len(word) + (len(rest) - len(rest.lstrip())) if rest.lstrip().startswith("(") else None
         ch = [x for x in self.children(c) if x.kind.is_expression()]
         if ch and (paren is None or ch[0].extent.start.offset <= paren):
-            self.expr(ch[0])  # the same checks as the pycparser frontend's (it types the operand)
+            self.unevaluated += 1
+            try:
+                self.expr(ch[0])  # the same checks as the pycparser frontend's (it types the operand)
+            finally:
+                self.unevaluated -= 1
         elif paren is not None:
             words = self.paren_words(paren)
             if words and tuple(sorted(words)) not in T.BASIC_TYPES:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+import re
 import struct
 from fractions import Fraction
+from pathlib import Path
 
 from expand import types as T
 from expand.fold import fold_int
-from expand.ir import Call, Const, Expr, Var
+from expand.ir import Assign, Block, Call, Const, Coord, Expr, If, Index, Member, Stmt, Unary, Var, is_pure
 
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 
@@ -78,3 +80,155 @@ def float32(v: float) -> float:
         return struct.unpack("<f", struct.pack("<f", v))[0]
     except OverflowError:
         return math.copysign(math.inf, v)
+
+
+def lvalue_name(e: Expr) -> str:
+    """A name for a temporary holding ``e``'s old value (``x++``): the variable's own."""
+    while isinstance(e, (Index, Member, Unary)):
+        e = e.base if isinstance(e, (Index, Member)) else e.operand
+    return e.sym.name if isinstance(e, Var) else "tmp"
+
+
+def split_top(text: str, sep: str) -> list[str]:
+    """``text`` split at each ``sep`` outside parentheses, brackets and string literals."""
+    out, depth, quote, cur = [], 0, None, []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                cur.append(text[i:i + 2])
+                i += 2
+                continue
+            if ch == quote:
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            out.append("".join(cur))
+            cur = []
+            i += 1
+            continue
+        cur.append(ch)
+        i += 1
+    out.append("".join(cur))
+    return out
+
+
+def pure_local_assignment(s: Stmt, own: set) -> bool:
+    """``s`` only assigns side-effect-free values that cannot fault to the symbols ``own`` (a statement
+    expression's own temporaries), directly or under an ``if`` or in a block: it may run even where C
+    would not evaluate it."""
+    if isinstance(s, Assign):
+        return isinstance(s.target, Var) and s.target.sym in own and is_pure(s.value)
+    if isinstance(s, If):
+        return is_pure(s.cond) and all(pure_local_assignment(x, own) for x in s.then + s.els)
+    if isinstance(s, Block):
+        return all(pure_local_assignment(x, own) for x in s.body)
+    return False
+
+
+def include_site(pre: str, path: str, header: str) -> Coord | None:
+    """Where the user's file ``path`` includes (directly or through other headers) ``header``, from the
+    line markers of the preprocessed text ``pre``; None when ``header`` is the user's file or unknown."""
+    if header == path:
+        return None
+    parent: dict[str, Coord] = {}
+    cur, line = path, 1
+    for text in pre.splitlines():
+        m = re.match(r'#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"((?:\s+\d)*)\s*$', text)
+        if m is None:
+            line += 1
+            continue
+        f, flags = m.group(2), m.group(3).split()
+        if "1" in flags and f not in parent:
+            parent[f] = Coord(cur, line, 1)
+        cur, line = f, int(m.group(1))
+    seen = set()
+    while header in parent and header not in seen:
+        seen.add(header)
+        site = parent[header]
+        if site.file == path:
+            return site
+        header = site.file
+    return None
+
+
+
+def prologue_lines(text: str) -> list[str]:
+    """The user's preprocessor lines up to the last ``#include``: printed back in the output."""
+    lines = text.splitlines()
+    directives: list[str] = []
+    last_include = -1
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        full = line
+        while full.endswith("\\") and i + 1 < len(lines):
+            i += 1
+            full = full[:-1] + lines[i]
+        stripped = full.strip()
+        if stripped.startswith("#"):
+            word = stripped[1:].strip().split(" ")[0].split("(")[0]
+            if word in ("include", "define", "undef", "if", "ifdef", "ifndef", "else", "elif", "endif"):
+                directives.append(stripped)
+                if word == "include":
+                    last_include = len(directives)
+        i += 1
+    kept = directives[:last_include] if last_include >= 0 else []
+    # Balance conditionals cut at the end of the prologue.
+    depth = 0
+    for d in kept:
+        w = d[1:].strip()
+        if w.startswith("if"):
+            depth += 1
+        elif w.startswith("endif"):
+            depth -= 1
+    return kept + ["#endif"] * max(depth, 0)
+
+
+def template_files(pre: str, path: str) -> frozenset[str]:
+    """The ``.c`` files the user's file ``path`` includes (glibc's ``s_fromfpf.c`` includes
+    ``s_fromfpf_main.c`` after defining its name): their functions and tables are the user's own
+    code. From the line markers of the preprocessed text ``pre``."""
+    parent: dict[str, str] = {}
+    cur = path
+    for text in pre.splitlines():
+        m = re.match(r'#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"((?:\s+\d)*)\s*$', text)
+        if m is None:
+            continue
+        f, flags = m.group(2), m.group(3).split()
+        if "1" in flags and f not in parent:
+            parent[f] = cur
+        cur = f
+    out = set()
+    for f in parent:
+        g, seen = f, set()
+        while g.endswith(".c") and g in parent and g not in seen:
+            seen.add(g)
+            g = parent[g]
+        if g == path and f.endswith(".c"):
+            out.add(f)
+    return frozenset(out)
+
+
+def module_prologue(text: str, templates: frozenset[str] = frozenset()) -> list[str]:
+    """``prologue_lines`` of the user's file, with each ``#include`` of a template (``templates``)
+    replaced by the template's own prologue: the output is not to define the template's functions."""
+    names = {Path(t).name: t for t in templates}
+    out: list[str] = []
+    for line in prologue_lines(text):
+        m = re.match(r'#\s*include\s*[<"]([^>"]+)[>"]', line)
+        t = names.get(Path(m.group(1)).name) if m else None
+        if t is None:
+            out.append(line)
+            continue
+        try:
+            out.extend(module_prologue(Path(t).read_text(), templates - {t}))
+        except OSError:
+            out.append(line)
+    return out

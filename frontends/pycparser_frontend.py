@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import subprocess
 from collections.abc import Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from pycparser import c_ast
@@ -53,7 +54,27 @@ from expand.ir import (
 from expand.mathcalls import signature as math_signature
 
 from . import builtins
-from .csemantics import COMPARISONS, float32, is_null_pointer_constant, long_double_literal, null_comparison
+from .csemantics import (
+    COMPARISONS,
+    float32,
+    include_site,
+    is_null_pointer_constant,
+    long_double_literal,
+    lvalue_name,
+    module_prologue,
+    null_comparison,
+    pure_local_assignment,
+    template_files,
+)
+from .statements import (
+    CaseLabel,
+    array_initializer,
+    check_local_array,
+    local_static,
+    lower_switch,
+    name_local_statics,
+    written_static,
+)
 
 CPP_FLAGS = ["-E", "-std=c11", "-D_Float128=double"]
 NESTING_HINT = "split deep expressions or blocks into several statements"
@@ -87,63 +108,6 @@ def preprocess(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc:
     return p.stdout
 
 
-def include_site(pre: str, path: str, header: str) -> Coord | None:
-    """Where the user's file ``path`` includes (directly or through other headers) ``header``, from the
-    line markers of the preprocessed text ``pre``; None when ``header`` is the user's file or unknown."""
-    if header == path:
-        return None
-    parent: dict[str, Coord] = {}
-    cur, line = path, 1
-    for text in pre.splitlines():
-        m = re.match(r'#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"((?:\s+\d)*)\s*$', text)
-        if m is None:
-            line += 1
-            continue
-        f, flags = m.group(2), m.group(3).split()
-        if "1" in flags and f not in parent:
-            parent[f] = Coord(cur, line, 1)
-        cur, line = f, int(m.group(1))
-    seen = set()
-    while header in parent and header not in seen:
-        seen.add(header)
-        site = parent[header]
-        if site.file == path:
-            return site
-        header = site.file
-    return None
-
-
-def prologue_lines(text: str) -> list[str]:
-    """The user's preprocessor lines up to the last ``#include``: printed back in the output."""
-    lines = text.splitlines()
-    directives: list[str] = []
-    last_include = -1
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        full = line
-        while full.endswith("\\") and i + 1 < len(lines):
-            i += 1
-            full = full[:-1] + lines[i]
-        stripped = full.strip()
-        if stripped.startswith("#"):
-            word = stripped[1:].strip().split(" ")[0].split("(")[0]
-            if word in ("include", "define", "undef", "if", "ifdef", "ifndef", "else", "elif", "endif"):
-                directives.append(stripped)
-                if word == "include":
-                    last_include = len(directives)
-        i += 1
-    kept = directives[:last_include] if last_include >= 0 else []
-    # Balance conditionals cut at the end of the prologue.
-    depth = 0
-    for d in kept:
-        w = d[1:].strip()
-        if w.startswith("if"):
-            depth += 1
-        elif w.startswith("endif"):
-            depth -= 1
-    return kept + ["#endif"] * max(depth, 0)
-
 
 class Reader:
     """Builds a Module from one preprocessed translation unit.
@@ -152,8 +116,9 @@ class Reader:
     the preprocessed text (pycparserext drops ``__attribute__((packed))`` from enums)."""
 
     def __init__(self, path: str, source: str, target: T.Target = T.HOST,
-                 packed_enums: frozenset[str] = frozenset()) -> None:
+                 packed_enums: frozenset[str] = frozenset(), templates: frozenset[str] = frozenset()) -> None:
         self.path = path
+        self.templates = templates  # .c files the user's file includes: its own code too
         self.source = source
         self.target = target
         self.packed_enums = packed_enums  # first enumerator of each enum declared __attribute__((packed))
@@ -173,6 +138,13 @@ class Reader:
         self.cur_ret: T.CType = T.VOID
         self.pending_simd: dict[str, str] | None = None
         self.simd: dict[str, dict[str, str]] = {}
+        self.local_statics: list[Symbol] = []  # function-local statics, file-scope symbols (name_local_statics)
+        # Side effects inside expressions (``a = b = c``, ``x++``, ``(e1, e2)``, ``({ ... })``): the
+        # statements that run before the statement being read (None: none allowed here), and how deep
+        # the expression is in operands evaluated only sometimes (&&, ||, ?:) or never (sizeof, typeof).
+        self.before: list[Stmt] | None = None
+        self.conditional = 0
+        self.unevaluated = 0
 
     # ------------------------------------------------------------------ coords and errors
     def coord(self, node) -> Coord:
@@ -183,7 +155,7 @@ class Reader:
 
     def in_user_file(self, node) -> bool:
         c = getattr(node, "coord", None)
-        return c is not None and c.file == self.path
+        return c is not None and (c.file == self.path or c.file in self.templates)
 
     # ------------------------------------------------------------------ types
     def typedef(self, name: str, node) -> T.CType:
@@ -249,8 +221,15 @@ class Reader:
             return self.record(node)
         if isinstance(node, c_ast.Enum):
             return self.enum_type(node)
-        if isinstance(node, ext_c_ast.TypeOfDeclaration) or isinstance(node, ext_c_ast.TypeOfExpression):
-            raise error(self.coord(node), "typeof is not supported")
+        if isinstance(node, ext_c_ast.TypeOfExpression):  # typeof (x): the expression is not evaluated
+            self.unevaluated += 1
+            try:
+                return self.expr(node.expr).type
+            finally:
+                self.unevaluated -= 1
+        if isinstance(node, ext_c_ast.TypeOfDeclaration):
+            d = node.declaration
+            return self.ctype(d.type if isinstance(d, c_ast.Typename) else d)
         raise error(self.coord(node), f"type construct {type(node).__name__} is not supported")
 
     @staticmethod
@@ -355,7 +334,7 @@ class Reader:
     def read(self, ast: c_ast.FileAST) -> Module:
         for node in ast.ext:
             self.toplevel(node)
-        prologue = prologue_lines(self.source)
+        prologue = module_prologue(self.source, self.templates)
         for name, fd in self.func_nodes.items():
             if self.in_user_file(fd):
                 self.functions[name] = self.function(fd)
@@ -364,7 +343,9 @@ class Reader:
                     self.functions[name] = self.function(fd)
                 except ExpandError:
                     pass
-        return Module(self.path, self.source.splitlines(), self.functions, self.globals, prologue)
+        mod = Module(self.path, self.source.splitlines(), self.functions, self.globals, prologue, self.templates)
+        name_local_statics(mod, self.local_statics)
+        return mod
 
     def toplevel(self, node) -> None:
         if isinstance(node, (c_ast.Typedef, c_ast.Decl)):
@@ -490,6 +471,9 @@ class Reader:
         self.scopes = [{}]
         self.locals = []
         self.label_names: set[str] = set()
+        self.switch_depth = 0  # switch statements being read around the current statement
+        self.switch_count = 0  # switch statements read in this function (their labels' numbers)
+        self.fn_name = decl.name
         params: list[Symbol] = []
         fdecl = decl.type
         if fdecl.args is not None:
@@ -563,13 +547,47 @@ class Reader:
         return out
 
     def stmt(self, node) -> list[Stmt]:
+        """The IR of one statement, preceded by what its expressions' side effects run first."""
         here, self.here = self.here, self.coord(node)
+        outer, self.before = self.before, []
         try:
-            return self._stmt(node)
+            out = self._stmt(node)
+            return self.before + out
         except RecursionError:  # (caught here, in the statement's frame, far from the limit)
             raise error(self.here, "expression nesting is too deep", NESTING_HINT) from None
         finally:
             self.here = here
+            self.before = outer
+
+    def side_effect(self, stmts: list[Stmt], co: Coord, what: str) -> None:
+        """Run ``stmts`` before the statement being read: the side effects of an expression."""
+        if self.unevaluated:
+            return  # (sizeof, typeof: not evaluated)
+        if self.before is None:
+            raise error(co, f"{what} is not supported here", "write it as a statement of its own")
+        if self.conditional:
+            raise error(co, f"{what} inside an operand of &&, || or ?: is not supported",
+                        "write it as a statement of its own before the condition")
+        self.before.extend(stmts)
+
+    def captured(self, read):
+        """``read()`` (which reads an expression) and the statements its side effects need first."""
+        outer, self.before = self.before, []
+        try:
+            value = read()
+            return value, self.before
+        finally:
+            self.before = outer
+
+    @contextmanager
+    def sometimes(self):
+        """Around reading an operand that is evaluated only sometimes (&&, ||, ?:); a context manager,
+        not a callback, so that deep nesting takes no more stack frames than before."""
+        self.conditional += 1
+        try:
+            yield
+        finally:
+            self.conditional -= 1
 
     def _stmt(self, node) -> list[Stmt]:
         co = self.coord(node)
@@ -606,9 +624,17 @@ class Reader:
                     raise error(co, "'break' or 'continue' inside 'do { } while (0)' is not supported")
                 return [Block(co, body)]
             body = self.body_of(node.stmt)
-            return [Loop(co, "do", self.truth(self.expr(c)), body)]
+            cond, pre = self.captured(lambda: self.truth(self.expr(c)))
+            if pre:
+                raise error(self.coord(c), "an assignment or increment in a do-while condition is not supported",
+                            "update the variable at the end of the loop body")
+            return [Loop(co, "do", cond, body)]
         if isinstance(node, c_ast.While):
-            return [Loop(co, "while", self.truth(self.expr(node.cond)), self.body_of(node.stmt))]
+            cond, pre = self.captured(lambda: self.truth(self.expr(node.cond)))
+            body = self.body_of(node.stmt)
+            if pre:  # while ((n -= 1) > 0): the update runs before every test
+                return [Loop(co, "for", None, [*pre, If(co, Unary(T.INT, "!", cond), [Break(co)], [])] + body)]
+            return [Loop(co, "while", cond, body)]
         if isinstance(node, c_ast.For):
             self.scopes.append({})
             init: list[Stmt] = []
@@ -617,7 +643,8 @@ class Reader:
                     init.extend(self.local_decl(d))
             elif node.init is not None:
                 init.extend(self.stmt(node.init))
-            cond = self.truth(self.expr(node.cond)) if node.cond is not None else None
+            cond, pre = self.captured(lambda: self.truth(self.expr(node.cond))) if node.cond is not None \
+                else (None, [])
             step: list[Stmt] = []
             if isinstance(node.next, c_ast.ExprList):
                 for e in node.next.exprs:
@@ -626,6 +653,9 @@ class Reader:
                 step.extend(self.stmt(node.next))
             body = self.body_of(node.stmt)
             self.scopes.pop()
+            if pre and cond is not None:
+                body = [*pre, If(co, Unary(T.INT, "!", cond), [Break(co)], []), *body]
+                cond = None
             return [Loop(co, "for", cond, body, init, step)]
         if isinstance(node, c_ast.Goto):
             return [Goto(co, node.name)]
@@ -641,21 +671,137 @@ class Reader:
         if isinstance(node, c_ast.EmptyStatement) or isinstance(node, c_ast.Pragma):
             return []
         if isinstance(node, c_ast.Switch):
-            raise error(co, "'switch' is not supported yet", "rewrite it as if/else")
+            return self.switch(node)
         if isinstance(node, (c_ast.Case, c_ast.Default)):
-            raise error(co, f"'{'case' if isinstance(node, c_ast.Case) else 'default'}' label outside a 'switch'")
+            if not self.switch_depth:
+                raise error(co, f"'{'case' if isinstance(node, c_ast.Case) else 'default'}' label outside a 'switch'")
+            return [self.case_label(node), *(s for item in node.stmts or [] for s in self.stmt(item))]
         if type(node).__name__ == "Asm":
-            raise error(co, "inline assembly cannot be vectorized", "write the operation in C")
+            return self.asm(node)
         if isinstance(node, (c_ast.ID, c_ast.Constant, c_ast.Cast, c_ast.BinaryOp)):
             e = self.expr(node)
             if any(isinstance(x, Call) for x in e.walk()):
                 return [ExprStmt(co, e)]  # (void) g(x);  g(x) + 1;  -- the calls stay, for their effects
             return []  # an expression statement without effect: type-checked, dropped
-        if isinstance(node, c_ast.ExprList):
-            raise error(co, "the comma operator is not supported", "write one statement per expression")
-        if isinstance(node, c_ast.Assignment) or isinstance(node, c_ast.UnaryOp):
-            raise error(co, "this expression statement is not supported")
+        if isinstance(node, c_ast.ExprList):  # a, b;  for (i = 0, j = n; ...)
+            return [x for e in node.exprs for x in self.stmt(e)]
+        if isinstance(node, (c_ast.Assignment, c_ast.UnaryOp, c_ast.TernaryOp, c_ast.StructRef, c_ast.ArrayRef)):
+            e = self.expr(node)  # (their side effects are in self.before)
+            if any(isinstance(x, Call) for x in e.walk()):
+                return [ExprStmt(co, e)]
+            return []
         raise error(co, f"statement '{type(node).__name__}' is not supported")
+
+    def asm(self, node) -> list[Stmt]:
+        """An ``asm`` statement. Only an empty template is taken (glibc's ``math_opt_barrier`` and
+        ``math_force_eval``: they order floating-point operations and force their evaluation for the
+        exceptions they raise, which expand does not keep): an output tied to an input (``"=x" (y) :
+        "0" (x)``) is the assignment ``y = x``, a read-write one (``"+m" (y)``) keeps its value, and inputs
+        alone do nothing."""
+        co = self.coord(node)
+        parts = node.template.exprs if isinstance(node.template, c_ast.ExprList) else [node.template]
+        if any(not (isinstance(x, c_ast.Constant) and x.type == "string") or x.value.strip('"').strip()
+               for x in parts):
+            raise error(co, "inline assembly cannot be vectorized", "write the operation in C")
+
+        def operands(lst) -> list[tuple[str, object]]:
+            out = []
+            for op in (lst.exprs if lst is not None else []):
+                if not (isinstance(op, c_ast.FuncCall) and isinstance(op.name, c_ast.Constant) and op.args
+                        and len(op.args.exprs) == 1):
+                    raise error(co, "this asm operand is not supported")
+                out.append((op.name.value.strip('"'), op.args.exprs[0]))
+            return out
+
+        outs, ins = operands(node.output_operands), operands(node.input_operands)
+        result: list[Stmt] = []
+        for j, (cons, target) in enumerate(outs):
+            if cons.startswith("+"):
+                continue
+            tied = [e for c, e in ins if c == str(j)]
+            if not cons.startswith("=") or len(tied) != 1:
+                raise error(co, "an empty asm statement that sets an output is supported only with the output tied to"
+                            " an input (\"=x\" (y) : \"0\" (x))")
+            tgt = self.lvalue(target)
+            result.append(Assign(co, tgt, self.convert(self.expr(tied[0]), tgt.type)))
+        for _, e in ins:
+            self.expr(e)  # (type-checked; evaluated for nothing but its exceptions)
+        return result
+
+    def statement_expression(self, node: c_ast.Compound) -> Expr:
+        """GNU C's ``({ stmts; e; })``: the statements run before the statement being read, ``e`` is
+        the value (glibc's math_opt_barrier and math_narrow_eval)."""
+        co = self.coord(node)
+        items = list(node.block_items or [])
+        if not items or not _is_expression(items[-1]):
+            raise error(co, "a statement expression without a value is not supported here")
+        self.scopes.append({})
+        try:
+            stmts = [x for item in items[:-1] for x in self.stmt(item)]
+            own = set(self.scopes[-1].values())
+            if self.conditional and all(pure_local_assignment(x, own) for x in stmts):
+                self.before.extend(stmts)  # (only its own temporaries: evaluating them always changes nothing)
+            else:
+                self.side_effect(stmts, co, "a statement expression")
+            return self.expr(items[-1])
+        finally:
+            self.scopes.pop()
+
+    def generic_selection(self, node) -> Expr:
+        """C11's ``_Generic (x, T1: e1, ..., default: e)``: the association whose type is the
+        controlling expression's (after lvalue conversion); ``x`` is not evaluated."""
+        self.unevaluated += 1
+        try:
+            t = T.strip_spelling(T.decay(self.expr(node.expr).type))
+        finally:
+            self.unevaluated -= 1
+        default = None
+        for assoc in node.associations:
+            if assoc.type is None:
+                default = assoc.expr
+                continue
+            try:
+                at = T.strip_spelling(self.ctype(assoc.type.type))
+            except ExpandError:
+                continue  # (a type expand does not take: _Float64x, ...; it cannot be the one chosen)
+            if at == t:
+                return self.expr(assoc.expr)
+        if default is None:
+            raise error(self.coord(node), f"_Generic has no association for type '{t}'")
+        return self.expr(default)
+
+    def switch(self, node: c_ast.Switch) -> list[Stmt]:
+        """``switch``: its body read with case-label markers, lowered by frontends/statements.py."""
+        co = self.coord(node)
+        value = self.expr(node.cond)
+        if not isinstance(value.type, T.Int):
+            raise error(self.coord(node.cond), f"the controlling expression of a 'switch' has type '{value.type}', "
+                        "not an integer type")
+        value = self.convert(value, T.promote(value.type))
+        self.switch_count += 1
+        number = self.switch_count
+        self.switch_depth += 1
+        try:
+            body = self.body_of(node.stmt)
+        finally:
+            self.switch_depth -= 1
+
+        def temp(t: T.CType) -> Symbol:
+            sym = Symbol("switch_value", t, "local", co, temp=True)
+            self.locals.append(sym)
+            return sym
+
+        return lower_switch(co, value, body, number, temp)
+
+    def case_label(self, node) -> CaseLabel:
+        co = self.coord(node)
+        if isinstance(node, c_ast.Default):
+            return CaseLabel(co, default=True)
+        e = node.expr
+        if type(e).__name__ == "RangeExpression":  # GNU case range: case 1 ... 3:
+            return CaseLabel(co, self.const_int(e.first), self.const_int(e.last))
+        v = self.const_int(e)
+        return CaseLabel(co, v, v)
 
     def memcpy_pun(self, node: c_ast.FuncCall) -> Assign | None:
         """``memcpy(&a, &b, sizeof a)`` between same-size scalars: a bit reinterpretation, not memory."""
@@ -695,9 +841,7 @@ class Reader:
             value = self.arith(op, target, Const(T.INT, 1, "1"), node)
             return Assign(co, target, self.convert(value, target.type))
         target = self.lvalue(node.lvalue)
-        if isinstance(node.rvalue, c_ast.Assignment):
-            raise error(co, "chained assignment is not supported", "write one assignment per statement")
-        rhs = self.expr(node.rvalue)
+        rhs = self.expr(node.rvalue)  # (a = b = c: b = c runs first, through self.before)
         if node.op != "=":
             rhs = self.binary(node.op[:-1], target, rhs, node)
         return Assign(co, target, self.convert(rhs, target.type))
@@ -706,6 +850,11 @@ class Reader:
         e = self.expr(node)
         if not isinstance(e, (Var, Index, Member)) and not (isinstance(e, Unary) and e.op == "*"):
             raise error(self.coord(node), "expression is not assignable")
+        root = e
+        while isinstance(root, (Index, Member)):
+            root = root.base
+        if isinstance(root, Var):
+            written_static(root.sym, self.coord(node))
         if isinstance(e, Var) and e.sym.kind == "global":
             raise error(self.coord(node), f"assignment to global variable '{e.sym.name}' cannot be vectorized",
                         "pass it through a pointer parameter or make it local")
@@ -718,9 +867,8 @@ class Reader:
         if isinstance(d.type, (c_ast.FuncDecl, ext_c_ast.FuncDeclExt)):
             self.declare_global(d, defined=False)
             return []
-        if "static" in storage or "extern" in storage:
-            raise error(co, f"local '{'static' if 'static' in storage else 'extern'}' variable '{d.name}' "
-                            "is not supported", "move it to file scope")
+        if "extern" in storage:
+            raise error(co, f"local 'extern' variable '{d.name}' is not supported", "move it to file scope")
         if "volatile" in quals:
             raise error(co, f"volatile variable '{d.name}' cannot be vectorized")
         if d.name is None:
@@ -732,9 +880,14 @@ class Reader:
             except ExpandError:
                 raise error(co, f"variable-length array '{d.name}' is not supported") from None
         t = self.ctype(d.type)
-        if isinstance(t, T.Array) or (isinstance(t, T.Record) and not _punning_union(t)):
-            kind = "array" if isinstance(t, T.Array) else "struct or union"
-            raise error(co, f"local {kind} '{d.name}' is not supported yet",
+        if isinstance(t, T.Array) and t.length is None and isinstance(d.init, c_ast.InitList):
+            t = T.Array(t.elem, len(self.init_items(d.init)))
+        if "static" in storage:
+            return self.local_static(d, t, "const" in quals or "const" in self._quals(d.type))
+        if isinstance(t, T.Array):
+            check_local_array(co, d.name, t)
+        elif isinstance(t, T.Record) and not _punning_union(t):
+            raise error(co, f"local struct or union '{d.name}' is not supported yet",
                         "use scalar locals (unions of same-size scalars for type punning are fine)")
         sym = Symbol(d.name, t, "local", co, const="const" in quals)
         self.scopes[-1][d.name] = sym
@@ -752,13 +905,30 @@ class Reader:
                         break
                 return out
             if isinstance(t, T.Array):
-                out = []
-                for i, item in enumerate(d.init.exprs):
-                    tgt = Index(t.elem, Var(t, sym), Const(T.INT, i, str(i)))
-                    out.append(Assign(co, tgt, self.convert(self.expr(item), t.elem)))
-                return out
+                return array_initializer(co, sym, [self.convert(self.expr(self.scalar_init(item)), t.elem)
+                                                   for item in d.init.exprs])
             return [Assign(co, Var(t, sym), self.convert(self.expr(self.scalar_init(d.init)), t))]
+        if isinstance(t, T.Array):
+            raise error(co, f"local array '{d.name}' is initialized by a string or an expression, not a list",
+                        "initialize it with a list: = {...}")
         return [Assign(co, Var(t, sym), self.convert(self.expr(d.init), t))]
+
+    def local_static(self, d: c_ast.Decl, t: T.CType, const: bool) -> list[Stmt]:
+        """A function-local ``static`` variable: a file-scope one under a file-unique name (its
+        writes are refused where they are made)."""
+        co = self.coord(d)
+        if d.init is not None:
+            here, self.here = self.here, co
+            try:
+                init = self.global_init(d.init, t)
+            finally:
+                self.here = here
+        else:
+            init = None
+        sym = local_static(co, d.name, t, const, init, self.fn_name)
+        self.scopes[-1][d.name] = sym
+        self.local_statics.append(sym)
+        return []
 
     # ------------------------------------------------------------------ expressions
     def convert(self, e: Expr, t: T.CType) -> Expr:
@@ -793,7 +963,11 @@ class Reader:
             return e
         if isinstance(node, c_ast.BinaryOp):
             left = self.expr(node.left)
-            right = self.expr(node.right)
+            if node.op in ("&&", "||"):
+                with self.sometimes():
+                    right = self.expr(node.right)
+            else:
+                right = self.expr(node.right)
             return self.binary(node.op, left, right, node)
         if isinstance(node, c_ast.UnaryOp):
             return self.unary(node)
@@ -820,8 +994,9 @@ class Reader:
             return Cast(t, e)
         if isinstance(node, c_ast.TernaryOp):
             c = self.truth(self.expr(node.cond))
-            a = self.expr(node.iftrue)
-            b = self.expr(node.iffalse)
+            with self.sometimes():
+                a = self.expr(node.iftrue)
+                b = self.expr(node.iffalse)
             if a.type.is_arith() and b.type.is_arith():
                 t = T.usual_arith(a.type, b.type)
                 return Cond(t, c, self.convert(a, t), self.convert(b, t))
@@ -855,23 +1030,26 @@ class Reader:
             if ft is None:
                 raise error(co, f"no member named '{node.field.name}'")
             return Member(ft, base, node.field.name, node.type == "->")
-        if isinstance(node, c_ast.Assignment):
-            raise error(co, "assignment inside an expression is not supported",
-                        "write the assignment as a statement of its own")
-        if isinstance(node, c_ast.ExprList):
-            if len(node.exprs) == 1:
-                return self.expr(node.exprs[0])
-            raise error(co, "the comma operator is not supported", "write one statement per expression")
+        if isinstance(node, c_ast.Assignment):  # its value: the target's new value
+            a = self.update(node)
+            self.side_effect([a], co, "an assignment inside an expression")
+            return a.target
+        if isinstance(node, c_ast.ExprList):  # (e1, e2): e1 for its side effects, then e2
+            for e in node.exprs[:-1]:
+                v = self.expr(e)
+                if any(isinstance(x, Call) for x in v.walk()):
+                    self.side_effect([ExprStmt(co, v)], co, "a call in the left operand of ','")
+            return self.expr(node.exprs[-1])
         if isinstance(node, c_ast.CompoundLiteral):
             raise error(self.coord(node.type) if node.coord is None else co, "compound literals are not supported")
         if isinstance(node, c_ast.InitList):
             return InitList(T.VOID, [self.expr(i) for i in self.init_items(node)])
-        if isinstance(node, c_ast.Compound) or type(node).__name__ == "CompoundExpression":
-            raise error(co, "GNU statement expressions are not supported")
+        if isinstance(node, c_ast.Compound):  # ({ ...; e; }): the statements first, the value of e
+            return self.statement_expression(node)
         if isinstance(node, c_ast.NamedInitializer):
             raise error(self.coord(node.name[0]) if node.name else co, "designated initializers are not supported")
-        if type(node).__name__ == "GenericSelection":
-            raise error(co, "_Generic is not supported")
+        if isinstance(node, c_ast.GenericSelection):
+            return self.generic_selection(node)
         raise error(co, f"expression '{type(node).__name__}' is not supported")
 
     def constant(self, node: c_ast.Constant) -> Const:
@@ -968,7 +1146,11 @@ class Reader:
             if isinstance(node.expr, c_ast.Typename):
                 t = self.ctype(node.expr.type)
             else:
-                t = self.expr(node.expr).type
+                self.unevaluated += 1
+                try:
+                    t = self.expr(node.expr).type
+                finally:
+                    self.unevaluated -= 1
             if isinstance(t, (T.Void, T.Func)):
                 n = 1  # GNU C: sizeof (void) and sizeof of a function are 1
             elif isinstance(t, T.Record) and not t.complete or isinstance(t, T.Array) and t.length is None:
@@ -976,9 +1158,15 @@ class Reader:
             else:
                 n = t.size() if op == "sizeof" else T.alignment(t)
             return Const(T.ULONG, n, str(n))
-        if op in ("p++", "p--", "++", "--"):
-            raise error(co, f"'{op.strip('p')}' inside an expression is not supported",
-                        "write the increment as a statement of its own")
+        if op in ("p++", "p--", "++", "--"):  # its value: the new one (++x) or the old one (x++)
+            a = self.update(node)
+            if op in ("++", "--"):
+                self.side_effect([a], co, f"'{op}' inside an expression")
+                return a.target
+            old = Symbol(f"{lvalue_name(a.target)}_old", a.target.type, "local", co, temp=True)
+            self.locals.append(old)
+            self.side_effect([Assign(co, Var(old.type, old), a.target), a], co, f"'{op[1:]}' inside an expression")
+            return Var(old.type, old)
         e = self.expr(node.expr)
         if op == "&":
             return Unary(T.Pointer(e.type), "&", e)
@@ -1010,6 +1198,10 @@ class Reader:
             raise error(co, "call through a function pointer cannot be vectorized",
                         "call the function by name")
         name = node.name.name
+        if name == "__builtin_types_compatible_p" and type(node.args).__name__ == "TypeList" \
+                and len(node.args.types) == 2:
+            a, b = (T.strip_spelling(self.ctype(x.type)) for x in node.args.types)
+            return Const(T.INT, int(a == b), str(int(a == b)))
         if node.args is not None and not isinstance(node.args, c_ast.ExprList):  # __builtin_offsetof(T, m), ...
             raise error(co, f"builtin '{name}' is not supported")
         raw = node.args.exprs if node.args else []
@@ -1081,6 +1273,14 @@ def walk_shallow(stmts: list[Stmt]):
             yield from walk_shallow(s.els)
         elif isinstance(s, Block):
             yield from walk_shallow(s.body)
+
+
+def _is_expression(node) -> bool:
+    """An expression (not a declaration or statement) in a block's item list."""
+    return not isinstance(node, (c_ast.Decl, c_ast.Compound, c_ast.If, c_ast.Return, c_ast.For, c_ast.While,
+                                 c_ast.DoWhile, c_ast.Label, c_ast.Goto, c_ast.Break, c_ast.Continue,
+                                 c_ast.EmptyStatement, c_ast.Switch, c_ast.Typedef, c_ast.Pragma, c_ast.Case,
+                                 c_ast.Default, c_ast.StaticAssert)) and type(node).__name__ != "Asm"
 
 
 def uniquify_locals(fn: Function) -> None:
@@ -1257,7 +1457,7 @@ def read_file(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc: 
         if where is not None and not where.file:
             where = Coord(path, where.line, where.col)
         raise error(where or Coord(path, 1, 1), _syntax_message(msg or type(exc).__name__)) from None
-    reader = Reader(path, text, target, packed_enums(pre))
+    reader = Reader(path, text, target, packed_enums(pre), template_files(pre, path))
     try:
         return reader.read(ast)
     except RecursionError:

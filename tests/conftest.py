@@ -1,5 +1,6 @@
 """What the test run ran with: the resolved versions of the parsers and compilers, the CPU, and which
-ISAs this host runs (emit/host.py), printed at the top of every pytest run."""
+ISAs this host runs (emit/host.py), printed at the top of every pytest run (without -q) and by
+``python3 tests/conftest.py`` (which tests/setup-and-run.sh runs first)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ def _tool(cmd: list[str]) -> str:
     return out.splitlines()[0].strip() if out.strip() else "?"
 
 
-def pytest_report_header(config) -> list[str]:
+def environment() -> list[str]:
+    """One line per fact: package and tool versions, the CPU, the ISAs run here and why not the others."""
     pkgs = ", ".join(f"{n} {_pkg(n)}" for n in ("pycparser", "pycparserext", "libclang", "pytest"))
     tools = [f"{c}: {_tool([c, '--version'])}" for c in
              ("gcc", "aarch64-linux-gnu-gcc", "powerpc64le-linux-gnu-gcc", "qemu-aarch64", "qemu-ppc64le")]
@@ -40,3 +42,11 @@ def pytest_report_header(config) -> list[str]:
     if HIDE_VAR in os.environ:
         lines.append(f"expand: {HIDE_VAR}={os.environ[HIDE_VAR]}")
     return lines
+
+
+def pytest_report_header(config) -> list[str]:
+    return environment()
+
+
+if __name__ == "__main__":
+    print("\n".join(environment()))

@@ -14,4 +14,5 @@ if [ -n "$missing" ]; then
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
 fi
 python3 -m pip install -q -e '.[test]' 2>/dev/null || python3 -m pip install -q --break-system-packages -e '.[test]'
+python3 tests/conftest.py  # the versions, the CPU and the ISAs this run can run
 python3 -m pytest -q -n 2 --durations=25 "$@"

@@ -171,7 +171,7 @@ def test_native_where_expected() -> None:
     assert isa.cmp("!=", "f32", "a", "b") == "vec_cmpne(a, b)"
     assert isa.cmp("<", "u32", "a", "b") == "vec_cmplt((__vector unsigned int)(a), (__vector unsigned int)(b))"
     assert isa.convert("i32", "f32", "a") == "vec_float(a)"
-    assert isa.convert("f32", "i32", "a") == "vec_signed(a)"
+    assert isa.convert("f32", "i32", "a") == "_exp_signed_f32(a)"  # (NaN lanes set apart: qemu 7.2)
     assert isa.convert("f32", "u32", "a") == "(__vector signed int)vec_ctu(a, 0)"
     assert isa.bitcast("f32", "u32", "a") == "(__vector signed int)(a)"
     assert isa.select("f32", "m", "a", "b") == "vec_sel(b, a, m)"

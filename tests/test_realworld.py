@@ -33,12 +33,11 @@ float fake_lookup(int i)
 """,
     # expand refuses it
     "refused.c": """
-int fake_switch(int x)
+int fake_counter(int x)
 {
-    switch (x) {
-    case 1: return 10;
-    default: return x;
-    }
+    static int calls;
+    calls = calls + x;
+    return calls;
 }
 """,
     # only static functions: no function
@@ -73,8 +72,9 @@ def test_each_row(fake_report: Report) -> None:
     assert _row(fake_report, "table.c").status == "no function"
     assert _row(fake_report, "helpers.c").status == "no function"
     assert _row(fake_report, "uses_table.c").status == "verified", _row(fake_report, "uses_table.c").detail
-    assert _row(fake_report, "refused.c").status == "diagnostic: 'switch' is not supported yet"
-    assert "refused.c:4:" in _row(fake_report, "refused.c").detail
+    assert _row(fake_report, "refused.c").status == "diagnostic: local 'static' variable 'calls' is written: every " \
+        "call shares it"
+    assert "refused.c:5:" in _row(fake_report, "refused.c").detail
     broken = _row(fake_report, "broken.c")
     assert broken.status.startswith("scalar build: ") and "undeclared_thing" in broken.status
 
@@ -87,7 +87,8 @@ def test_companions_found(fake_report: Report) -> None:
 def test_summary_counts_and_diagnostics(fake_report: Report) -> None:
     assert fake_report.summary() == "verified 2 of 4 (50%)"
     assert fake_report.counts() == {"verified": 2, "no function": 2, "diagnostic": 1, "scalar build": 1}
-    assert fake_report.diagnostics() == [("'switch' is not supported yet", 1, ["refused.c"])]
+    assert fake_report.diagnostics() == [("local 'static' variable 'calls' is written: every call shares it", 1,
+                                          ["refused.c"])]
     assert not fake_report.failed()
 
 

@@ -1,7 +1,7 @@
 int f(int x)
 {
-    int y;
-    if ((y = x) > 2)
+    int y = 0;
+    if (x > 0 && (y = x) > 2)
         return y;
     return 0;
 }

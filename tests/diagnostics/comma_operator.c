@@ -1,6 +1,0 @@
-int f(int x)
-{
-    int y;
-    y = (x, 2);
-    return y;
-}

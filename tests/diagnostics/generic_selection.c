@@ -1,4 +1,0 @@
-int f(int x)
-{
-    return _Generic(x, int: 1, default: 2);
-}

@@ -1,5 +1,0 @@
-int f(int x)
-{
-    int y = x++ * 2;
-    return x + y;
-}

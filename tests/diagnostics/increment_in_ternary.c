@@ -1,0 +1,5 @@
+int f(int x)
+{
+    int n = 0;
+    return x > 2 ? n++ : x;
+}

@@ -1,4 +1,0 @@
-int f(int x)
-{
-    return ({ int t = x; t + 1; });
-}

@@ -1,8 +1,0 @@
-int f(int x)
-{
-    switch (x) {
-    case 1:
-        return 2;
-    }
-    return 0;
-}
