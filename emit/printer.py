@@ -284,9 +284,15 @@ class FunctionPrinter:
             if not self.sh.varying(n):
                 return cexpr(n)
             if isinstance(n, Index):
-                if self.sh.varying(n.base):
-                    raise error(None, "loads through varying pointers are not supported yet")
+                if self.sh.varying(n.base):  # (a table of structs: G[i].f[j], i varying)
+                    if not isinstance(n.base, (Index, Member)):
+                        raise error(None, "loads through varying pointers are not supported yet")
+                    base = lane_text(n.base, lane)
+                else:
+                    base = cexpr(n.base)
                 idx = n.index
+                if not self.sh.varying(idx):
+                    return f"{base}[{cexpr(idx)}]"
                 key = id(idx)
                 if key not in binds:
                     ik = self.k(idx.type)
@@ -297,7 +303,7 @@ class FunctionPrinter:
                     self.lines.append(f"{self.indent}{self.isa.vtype(ik)} {name} = {v};")
                     binds[key] = (name, ik)
                 name, ik = binds[key]
-                return f"{cexpr(n.base)}[{self.isa.extract(ik, name, lane)}]"
+                return f"{base}[{self.isa.extract(ik, name, lane)}]"
             if isinstance(n, Member):
                 return f"{lane_text(n.base, lane)}{'->' if n.arrow else '.'}{n.name}"
             raise error(None, "this varying memory access is not supported yet")

@@ -27,7 +27,7 @@ def hoist_constant_subscripts(fn: Function) -> None:
     def rewrite(e):
         if isinstance(e, Index) and isinstance(e.base, Var) and isinstance(e.index, Var):
             table, k = e.base.sym, e.index.sym
-            if table.kind == "global" and table.const and ok_index(k, table):
+            if table.kind == "global" and table.const and e.type.is_arith() and ok_index(k, table):
                 key = (table, k)
                 if key not in candidates:
                     candidates[key] = names.local(f"{table.name}_{k.name}", e.type, e.index.sym.coord)

@@ -173,6 +173,8 @@ def cdecl(t: T.CType, name: str) -> str:
         return cdecl(t.ret, f"{name}({params}{', ...' if t.variadic else ''})")
     if isinstance(t, T.Record) and t.tag:
         return f"{'union' if t.is_union else 'struct'} {t.tag} {name}".rstrip()
+    if isinstance(t, T.Record) and t.spelling:  # typedef struct { ... } name
+        return f"{t.spelling} {name}".rstrip()
     if isinstance(t, T.Void):
         return f"void {name}".rstrip()
     raise TypeError(f"no C declarator for type {t}")

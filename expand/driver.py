@@ -29,6 +29,7 @@ from .loops import canonicalize_loops
 from .lower import NameMaker, lower_function
 from .mathcalls import rewrite_math_calls
 from .shape import analyze
+from .pointer_locals import pointer_locals
 from .vecmath import VectorMath
 
 
@@ -116,6 +117,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         consts = comparison_constants(fn)
         fold_constants(fn)
         single_exit(fn)
+        pointer_locals(fn)
         local_arrays(fn)
         hoist_constant_subscripts(fn)
         masked = copy.deepcopy(fn) if abi or wrapper else None
@@ -204,12 +206,15 @@ def record_definitions(mod: Module, types: list[T.CType]) -> list[str]:
                 visit(ft)
             co = t.coord
             if t.complete and co is not None and mod.own(getattr(co, "file", None)):
-                if not t.tag:
-                    raise error(co, "a struct or union without a tag cannot be copied into the output",
-                                "give it a tag: struct name { ... }")
                 kind = "union" if t.is_union else "struct"
                 fields = " ".join(f"{cdecl(ft, n)};" for n, ft in t.fields)
-                out.append(f"{kind} {t.tag} {{ {fields} }};")
+                if t.tag:
+                    out.append(f"{kind} {t.tag} {{ {fields} }};")
+                elif t.spelling:
+                    out.append(f"typedef {kind} {{ {fields} }} {t.spelling};")
+                else:
+                    raise error(co, "a struct or union without a tag or a typedef name cannot be copied into the"
+                                " output", "give it a tag: struct name { ... }")
 
     for t in types:
         visit(t)

@@ -94,13 +94,15 @@ def inline_call(fn: Function, s: Stmt, call: Call, callee: Function, names: Name
     """The statements replacing ``s`` (which calls ``callee``). A pointer parameter that receives the
     address of one of the caller's variables (``normalize3(&x, &y, &z)``, glibc's ``reduce_fast(x, p,
     &n)``) and that the helper never reassigns stands for that variable: ``*p``, ``p[0]`` and ``p->f``
-    become the variable itself, so the helper's stores through it are plain assignments."""
+    become the variable itself, so the helper's stores through it are plain assignments. One that
+    receives a pointer parameter of the caller (sincosf's ``sinp``) is that parameter."""
     symmap: dict[Symbol, Symbol] = {}
     aliases: dict[Symbol, Expr] = {}
     reassigned = {st.target.sym for st in _walk(callee.body) if isinstance(st, Assign) and isinstance(st.target, Var)}
     for p, a in zip(callee.params, call.args):
-        if isinstance(p.type, T.Pointer) and p not in reassigned and _address_of_variable(a):
-            aliases[p] = a.operand  # type: ignore[attr-defined]
+        if isinstance(p.type, T.Pointer) and p not in reassigned and (
+                _address_of_variable(a) or isinstance(a, Var) and a.sym.kind == "param"):
+            aliases[p] = a  # (&v, or the caller's own pointer parameter: a gang, or a uniform array)
     for p in callee.params + callee.locals:
         if p in aliases:
             continue
@@ -163,9 +165,8 @@ def copy_stmts(stmts: list[Stmt], symmap: dict[Symbol, Symbol], labels: dict[str
 
     def ce(e: Expr) -> Expr:
         def f(n: Expr) -> Expr:
-            if isinstance(n, Var) and n.sym in aliases:  # p: &v (then *&v, (&v)[0], (&v)->f below)
-                v = aliases[n.sym]
-                return Unary(T.Pointer(v.type), "&", v)
+            if isinstance(n, Var) and n.sym in aliases:  # p: &v (then *&v, (&v)[0], (&v)->f below) or q
+                return map_expr(aliases[n.sym], lambda x: x)  # (new nodes, the same symbols)
             if isinstance(n, Var) and n.sym in symmap:
                 return Var(n.type, symmap[n.sym])
             if isinstance(n, Unary) and n.op == "*" and isinstance(n.operand, Unary) and n.operand.op == "&":

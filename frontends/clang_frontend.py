@@ -627,6 +627,8 @@ class ClangReader:
         if t is None:
             t = self.ctype(d.underlying_typedef_type, self.spec(d)[0], self.start_coord(d))
             self.typedefs[key] = t
+            if isinstance(t, T.Record) and not t.tag and not t.spelling:
+                t.spelling = d.spelling  # (typedef struct { ... } name: the output defines it under this name)
         return t
 
     def record(self, d) -> T.Record:
@@ -1335,9 +1337,7 @@ class ClangReader:
             root = root.base
         if isinstance(root, Var):
             written_static(root.sym, self.pcoord(c))
-        if isinstance(e, Var) and e.sym.kind == "global":
-            raise error(self.pcoord(c), f"assignment to global variable '{e.sym.name}' cannot be vectorized",
-                        "pass it through a pointer parameter or make it local")
+        # (an assignment to a global variable: expand/global_writes.py takes it or diagnoses it)
         return e
 
     def local_decl(self, d) -> list[Stmt]:

@@ -165,6 +165,8 @@ class Reader:
         if not isinstance(t, T.CType):
             t = self.ctype(t.type)
             self.typedefs[name] = t
+            if isinstance(t, T.Record) and not t.tag and not t.spelling:
+                t.spelling = name  # (typedef struct { ... } name: the output defines it under this name)
         if isinstance(t, T.Int):
             return T.Int(t.bits, t.signed, t.is_bool, spelling=name)
         if isinstance(t, T.Float):
@@ -855,9 +857,7 @@ class Reader:
             root = root.base
         if isinstance(root, Var):
             written_static(root.sym, self.coord(node))
-        if isinstance(e, Var) and e.sym.kind == "global":
-            raise error(self.coord(node), f"assignment to global variable '{e.sym.name}' cannot be vectorized",
-                        "pass it through a pointer parameter or make it local")
+        # (an assignment to a global variable: expand/global_writes.py takes it or diagnoses it)
         return e
 
     def local_decl(self, d: c_ast.Decl) -> list[Stmt]:

@@ -1,0 +1,228 @@
+"""Local pointers become integers, so that they can differ between lanes like any other value.
+
+Into a table: glibc's sinf keeps ``const sincos_t *p = &__sincosf_table[0];``, sets ``p =
+&__sincosf_table[1];`` under a condition that differs per lane, and reads ``p->sign[n & 3]`` (in
+inlined helpers too, whose pointer parameter receives ``p``).
+
+A local pointer whose every assignment is ``G``, ``&G[e]`` or another such pointer of the same
+table ``G`` (a global array) becomes an ``int`` index ``p_idx``: ``p = &G[e]`` is ``p_idx = e``,
+``*p`` is ``G[p_idx]``, ``p[i]`` is ``G[p_idx + i]`` and ``p->f`` is ``G[p_idx].f``. The index
+is an integer like any other: uniform while every lane has the same, varying (and then read with
+one load per lane) where a condition differs between lanes.
+
+Among the function's pointer parameters: glibc's sincosf_poly swaps its out-parameters per lane
+(``float *tmp = (n & 1 ? cosp : sinp); cosp = (n & 1 ? sinp : cosp); sinp = tmp;`` once inlined:
+locals holding the caller's ``sinp``/``cosp``). A local pointer whose every assignment is one of
+the parameters, another such local, or a ``?:`` of those becomes ``q_which``, the number of the
+parameter it holds: ``*q = v`` is ``if (q_which == k) *P_k = v;`` for each candidate ``P_k`` (each
+lane stores through the pointer it has), and ``*q`` reads ``q_which == 0 ? *P_0 : ...``.
+
+A pointer used any other way stays a pointer, which the later stages refuse with a diagnostic.
+"""
+
+from __future__ import annotations
+
+from . import types as T
+from .fold import fold_expr, fold_int
+from .ir import (
+    Assign,
+    Binary,
+    Block,
+    Cast,
+    Cond,
+    Const,
+    Expr,
+    Function,
+    If,
+    Index,
+    Loop,
+    Member,
+    Symbol,
+    Unary,
+    Var,
+    map_stmt_exprs,
+    stmt_exprs,
+    walk_stmts,
+)
+from .lower import NameMaker
+
+
+def _table_of(e: Expr, idx: dict[Symbol, tuple[Symbol, Symbol]]) -> tuple[Symbol, Expr] | None:
+    """(table, index) when ``e`` is ``G``, ``&G[i]`` of a global array ``G``, or a pointer already
+    known to point into one (``idx``: pointer -> (table, index local))."""
+    if isinstance(e, Cast) and isinstance(e.type, T.Pointer):  # (const T *) &G[i]: the same address
+        e = e.operand
+    if isinstance(e, Var) and e.sym.kind == "global" and isinstance(e.sym.type, T.Array):
+        return e.sym, Const(T.INT, 0, "0")
+    if isinstance(e, Unary) and e.op == "&" and isinstance(e.operand, Index) and isinstance(e.operand.base, Var) \
+            and e.operand.base.sym.kind == "global" and isinstance(e.operand.base.sym.type, T.Array):
+        return e.operand.base.sym, e.operand.index
+    if isinstance(e, Var) and e.sym in idx:
+        table, i = idx[e.sym]
+        return table, Var(T.INT, i)
+    return None
+
+
+def pointer_locals(fn: Function) -> None:
+    """Rewrite ``fn``'s local pointers as integers (see the module docstring)."""
+    _table_pointers(fn)
+    _parameter_pointers(fn)
+
+
+def _table_pointers(fn: Function) -> None:
+    """Local pointers into global tables become indexes."""
+    defs: dict[Symbol, list[Assign]] = {}
+    for s in walk_stmts(fn.body):
+        if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym.kind == "local" \
+                and isinstance(s.target.sym.type, T.Pointer):
+            defs.setdefault(s.target.sym, []).append(s)
+    idx: dict[Symbol, tuple[Symbol, Symbol]] = {}
+    names = NameMaker(fn)
+    changed = True
+    while changed:  # (a pointer copied from another: q = p, an inlined helper's parameter)
+        changed = False
+        for p, ds in defs.items():
+            if p in idx:
+                continue
+            found = [_table_of(d.value, idx) for d in ds]
+            if not all(found) or len({t.name for t, _ in found}) != 1:
+                continue
+            table = found[0][0]
+            if T.strip_spelling(p.type.target) != T.strip_spelling(table.type.elem):
+                continue  # (a pointer of another type into the table: left alone, refused later)
+            i = Symbol(names.fresh(f"{p.name}_idx"), T.INT, "local", p.coord)
+            fn.locals.append(i)
+            idx[p] = (table, i)
+            changed = True
+    if not idx:
+        return
+
+    def as_int(e: Expr) -> Expr:
+        return e if T.strip_spelling(e.type) == T.INT else Cast(T.INT, e)
+
+    def at(p: Symbol, extra: Expr | None = None) -> Index:
+        table, i = idx[p]
+        k: Expr = Var(T.INT, i)
+        if extra is not None and fold_int(extra) != 0:
+            k = fold_expr(Binary(T.INT, "+", k, as_int(extra)))
+        return Index(table.type.elem, Var(table.type, table), k)
+
+    def f(n: Expr) -> Expr:
+        if isinstance(n, Unary) and n.op == "*" and isinstance(n.operand, Var) and n.operand.sym in idx:
+            return at(n.operand.sym)
+        if isinstance(n, Index) and isinstance(n.base, Var) and n.base.sym in idx:
+            return Index(n.type, at(n.base.sym, n.index).base, at(n.base.sym, n.index).index)
+        if isinstance(n, Member) and n.arrow and isinstance(n.base, Var) and n.base.sym in idx:
+            return Member(n.type, at(n.base.sym), n.name, False)
+        return n
+
+    for s in walk_stmts(fn.body):
+        if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym in idx:
+            _, i = idx[s.target.sym]
+            found = _table_of(s.value, idx)
+            assert found is not None
+            s.target = Var(T.INT, i)
+            s.value = as_int(found[1])
+            continue
+        map_stmt_exprs(s, f)
+    # What is left of the pointers (their declarations): gone when nothing reads them any more.
+    used = {n.sym for s in walk_stmts(fn.body) for e in stmt_exprs(s) for n in e.walk() if isinstance(n, Var)}
+    fn.locals = [s for s in fn.locals if s not in idx or s in used]
+
+
+def _which(e: Expr, params: list[Symbol], which: dict[Symbol, Symbol]) -> Expr | None:
+    """The number of the parameter ``e`` holds (an int expression), or None."""
+    if isinstance(e, Cast) and isinstance(e.type, T.Pointer):
+        e = e.operand
+    if isinstance(e, Var) and e.sym in params:
+        k = params.index(e.sym)
+        return Const(T.INT, k, str(k))
+    if isinstance(e, Var) and e.sym in which:
+        return Var(T.INT, which[e.sym])
+    if isinstance(e, Cond):
+        a, b = _which(e.then, params, which), _which(e.els, params, which)
+        if a is not None and b is not None:
+            return Cond(T.INT, e.cond, a, b)
+    return None
+
+
+def _parameter_pointers(fn: Function) -> None:
+    """Local pointers holding one of the function's pointer parameters become the parameter's number."""
+    params = [p for p in fn.params if isinstance(p.type, T.Pointer)]
+    if not params:
+        return
+    defs: dict[Symbol, list[Assign]] = {}
+    for s in walk_stmts(fn.body):
+        if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym.kind == "local" \
+                and isinstance(s.target.sym.type, T.Pointer):
+            defs.setdefault(s.target.sym, []).append(s)
+    which: dict[Symbol, Symbol] = {}
+    names = NameMaker(fn)
+    candidates = set(defs)
+    changed = True
+    while changed:  # the largest set of locals whose values are parameters or each other
+        changed = False
+        trial = {q: Symbol("?", T.INT, "local") for q in candidates}
+        for q in list(candidates):
+            if any(_which(d.value, params, trial) is None for d in defs[q]):
+                candidates.discard(q)
+                changed = True
+    if not candidates:
+        return
+    pts = {T.strip_spelling(p.type.target) for p in params}
+    for q in candidates:
+        if T.strip_spelling(q.type.target) not in pts:
+            return  # (a pointer of another type: left alone, refused later)
+        which[q] = Symbol(names.fresh(f"{q.name}_which"), T.INT, "local", q.coord)
+        fn.locals.append(which[q])
+
+    def deref(q: Symbol, t: T.CType) -> Expr:
+        """``*q`` as a choice among the parameters' pointees."""
+        out: Expr = Unary(t, "*", Var(params[-1].type, params[-1]))
+        for k in range(len(params) - 2, -1, -1):
+            hit = Binary(T.INT, "==", Var(T.INT, which[q]), Const(T.INT, k, str(k)))
+            out = Cond(t, hit, Unary(t, "*", Var(params[k].type, params[k])), out)
+        return out
+
+    def f(n: Expr) -> Expr:
+        if isinstance(n, Unary) and n.op == "*" and isinstance(n.operand, Var) and n.operand.sym in which:
+            return deref(n.operand.sym, n.type)
+        if isinstance(n, Index) and isinstance(n.base, Var) and n.base.sym in which and fold_int(n.index) == 0:
+            return deref(n.base.sym, n.type)
+        return n
+
+    def rewrite(stmts: list) -> list:
+        out = []
+        for s in stmts:
+            if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym in which:
+                w = _which(s.value, params, which)
+                assert w is not None
+                out.append(Assign(s.coord, Var(T.INT, which[s.target.sym]), w))
+                continue
+            tgt = s.target if isinstance(s, Assign) else None
+            q = None
+            if isinstance(tgt, Unary) and tgt.op == "*" and isinstance(tgt.operand, Var):
+                q = tgt.operand.sym
+            elif isinstance(tgt, Index) and isinstance(tgt.base, Var) and fold_int(tgt.index) == 0:
+                q = tgt.base.sym
+            if q in which:  # *q = v: each lane stores through the parameter it holds
+                map_stmt_exprs(s, f)  # (the value)
+                value = s.value
+                for k, prm in enumerate(params):
+                    hit = Binary(T.INT, "==", Var(T.INT, which[q]), Const(T.INT, k, str(k)))
+                    out.append(If(s.coord, hit, [Assign(s.coord, Unary(tgt.type, "*", Var(prm.type, prm)),
+                                                        value)], []))
+                continue
+            if isinstance(s, If):
+                s.then, s.els = rewrite(s.then), rewrite(s.els)
+            elif isinstance(s, Block):
+                s.body = rewrite(s.body)
+            elif isinstance(s, Loop):
+                s.init, s.body, s.step = rewrite(s.init), rewrite(s.body), rewrite(s.step)
+            map_stmt_exprs(s, f)
+            out.append(s)
+        return out
+
+    fn.body = rewrite(fn.body)
+    used = {n.sym for s in walk_stmts(fn.body) for e in stmt_exprs(s) for n in e.walk() if isinstance(n, Var)}
+    fn.locals = [s for s in fn.locals if s not in which or s in used]
