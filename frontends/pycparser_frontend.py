@@ -857,7 +857,9 @@ class Reader:
             root = root.base
         if isinstance(root, Var):
             written_static(root.sym, self.coord(node))
-        # (an assignment to a global variable: expand/global_writes.py takes it or diagnoses it)
+        if isinstance(e, Var) and e.sym.kind == "global":
+            raise error(self.coord(node), f"assignment to global variable '{e.sym.name}' cannot be vectorized",
+                        "pass it through a pointer parameter or make it local")
         return e
 
     def local_decl(self, d: c_ast.Decl) -> list[Stmt]:
