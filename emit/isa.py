@@ -193,6 +193,13 @@ class Isa:
     def __repr__(self) -> str:
         return f"{type(self).__name__}(lanes={self.lanes})"
 
+    @property
+    def preprocessor(self) -> list[str]:
+        """The compiler as the frontends preprocess with it: the ISA's flags and ``-O2``, as the output
+        and the scalar code are compiled (expand/verify.py), so that both see the same macros
+        (``__FP_FAST_FMA`` with AVX2's ``-mfma``, ``__OPTIMIZE__``, ``__AVX2__``, GNU C's ``M_PI``)."""
+        return [*self.cc, "-O2", *self.cflags]
+
     # ------------------------------------------------------------------ prelude
     def need(self, name: str, c_text: str) -> None:
         """Register typedef/helper ``name`` (idempotent; first-need order is kept)."""

@@ -13,6 +13,7 @@ from pathlib import Path
 from expand import types as T
 from expand.cprint import cdecl, cexpr, const_text, literal_value
 from expand.diagnostics import ExpandError, error
+from expand.global_writes import ERRNO, MATH_ERRNO, UNSET, WRITE, may_set_errno
 from expand.ir import (
     MASK,
     Assign,
@@ -121,6 +122,11 @@ class FunctionPrinter:
             exprs.append(lin.ret.value)
         self.used_names |= {v.name for e in exprs for v in vars_read(e)}
         self._src_cache: dict[str, list[str]] = {}
+        # Globals kept per lane (expand/global_writes.py): name -> (symbol, the highest lane that wrote it so
+        # far, -1 for none, and that lane's value); errno's value from the entry, for when no lane sets it.
+        self.tracked: dict[str, tuple[Symbol, str, str]] = {
+            g.name: (g, self.fresh(f"{g.name}_lane"), self.fresh(f"{g.name}_value")) for g in lin.fn.tracked}
+        self.errno_entry = self.fresh("errno_entry") if ERRNO in self.tracked else ""
 
     # ------------------------------------------------------------------ helpers
     def k(self, t: T.CType) -> str:
@@ -575,6 +581,9 @@ class FunctionPrinter:
     def call(self, call: Call, target: Expr | None, m: Symbol | None, blend: bool) -> None:
         isa = self.isa
         ind = self.indent
+        if call.func in (WRITE, MATH_ERRNO):
+            self.global_write(call, m)
+            return
         if call.func in self.expandable:
             args = [self.vec(a) for a in call.args]
             text = f"{self.prefix}{call.func}({', '.join(args)})"
@@ -667,6 +676,11 @@ class FunctionPrinter:
                 post.append(f"    for (int {e} = 0; {e} < {length}; {e}++)")
                 post.append(f"        {sym.name}[{e}][lane] = {buf}[{e}];")
             stmt = ["{", *pre, f"    {stmt[0]}", *post, "}"]
+        if self.errno_watched(call.func):  # this lane's write of errno, if any, seen through the sentinel
+            _, lane_v, value_v = self.tracked[ERRNO]
+            stmt = ["{", f"    errno = {UNSET};", *(f"    {x}" for x in stmt),
+                    f"    if (errno != {UNSET} && lane >= {lane_v}) {{", f"        {lane_v} = lane;",
+                    f"        {value_v} = errno;", "    }", "}"]
         if m is not None:
             on = self.fresh("on")
             body.append(f"unsigned {on} = {isa.mask_bits(m.name)};")
@@ -697,6 +711,9 @@ class FunctionPrinter:
             rk = self.k(call.type)
         except ExpandError:
             return False
+        f = vm.lookup(self.isa, call.func, rk, kinds)
+        if f is not None and f.provider == "expand" and f.masked and self.errno_watched(f.name):
+            return self.vector_math_errno(call, target, m, blend, kinds, rk)
         text = vm.call(self.isa, call.func, rk, kinds, [self.vec(a) for a in call.args], m.name if m else None)
         if text is None:
             return False
@@ -704,6 +721,107 @@ class FunctionPrinter:
             text = self.isa.select(rk, m.name, text, target.sym.name)
         self.lines.append(f"{self.indent}{target.sym.name} = {text};")
         return True
+
+    def vector_math_errno(self, call: Call, target: Var, m: Symbol | None, blend: bool, kinds: list[str],
+                          rk: str) -> bool:
+        """``vector_math_call`` of a mathlib function that may set errno, in a function that tracks it:
+        mathlib's vector code leaves errno as its highest writing lane left it, and when it set errno,
+        calls with one lane on at a time, from the highest down, find that lane (expand/global_writes.py)."""
+        isa, ind, vm = self.isa, self.indent, self.isa.vector_math
+        names = [self.fresh(f"{a.sym.name if isinstance(a, Var) else 'arg'}_in") for a in call.args]
+        text = vm.call(isa, call.func, rk, kinds, names, m.name if m else None)
+        if text is None:
+            return False
+        _, lane_v, value_v = self.tracked[ERRNO]
+        one = self.fresh("lane_mask")
+        again = vm.call(isa, call.func, rk, kinds, names, one)
+        self.lines.append(f"{ind}{{")
+        self.indent = ind + "    "
+        for name, a, k in zip(names, call.args, kinds):
+            self.lines.append(f"{ind}    {isa.vtype(k)} {name} = {self.vec(a)};")
+        self.indent = ind
+        if m is not None and blend:
+            text = isa.select(rk, m.name, text, target.sym.name)
+        iota = isa.build("i32", [str(lane) for lane in range(isa.lanes)])
+        body = [f"errno = {UNSET};", f"{target.sym.name} = {text};", f"if (errno != {UNSET}) {{"]
+        loop = [f"{isa.mask_type()} {one} = {isa.cmp('==', 'i32', iota, isa.splat('i32', 'lane'))};",
+                f"errno = {UNSET};", f"(void){again};", f"if (errno != {UNSET}) {{", f"    {lane_v} = lane;",
+                f"    {value_v} = errno;", "    break;", "}"]
+        head = f"for (int lane = {isa.lanes - 1}; lane >= 0 && lane >= {lane_v}; lane--)"
+        if m is not None:
+            on = self.fresh("on")
+            body += [f"    unsigned {on} = {isa.mask_bits(m.name)};", f"    {head}",
+                     f"        if ({on} >> lane & 1) {{", *(f"            {x}" for x in loop), "        }"]
+        else:
+            body += [f"    {head} {{", *(f"        {x}" for x in loop), "    }"]
+        body.append("}")
+        self.lines.extend(f"{ind}    {x}" for x in body)
+        self.lines.append(f"{ind}}}")
+        return True
+
+    def errno_watched(self, func: str) -> bool:
+        """The function tracks errno and a call of ``func`` may set it."""
+        return ERRNO in self.tracked and may_set_errno(func)
+
+    def top_lane(self) -> str:
+        """The helper giving the highest lane whose bit is set in a lane-bits word (-1: none)."""
+        name = "_exp_top_lane"
+        self.isa.need(name, f"static inline int {name}(unsigned on)\n{{\n"
+                            "    return on ? 31 - __builtin_clz(on) : -1;\n}\n")
+        return name
+
+    def global_write(self, call: Call, m: Symbol | None) -> None:
+        """A tracked global's write by the active lanes (``WRITE(g, v)``), or errno = EDOM in the active lanes
+        where a sqrt's argument is negative (``MATH_ERRNO(c)``, unless -fno-math-errno): the highest writing
+        lane and its value, if no higher lane wrote before (expand/global_writes.py)."""
+        isa, ind = self.isa, self.indent
+        if call.func == MATH_ERRNO:
+            g, value, cond = ERRNO, None, call.args[0]
+            self.lines.append("#if !defined(__NO_MATH_ERRNO__)  /* sqrt of a negative number sets errno */")
+        else:
+            g, value, cond = call.args[0].sym.name, call.args[1], None
+        _, lane_v, value_v = self.tracked[g]
+        self.lines.append(f"{ind}{{")
+        self.indent = inner = ind + "    "
+        lanes = None if m is None else m.name
+        top = self.fresh("top")
+        if cond is not None:
+            c = self.mask(cond)
+            lanes = c if lanes is None else isa.mask_and(lanes, c)
+        if value is None:
+            v = "EDOM"
+        elif not self.sh.varying(value):
+            v = self.scalar(value)
+        else:
+            k = self.k(value.type)
+            arr = self.fresh(f"{g}_lanes")
+            self.lines.append(f"{inner}{scalar_ctype(k)} {arr}[{isa.lanes}];")
+            self.lines.append(f"{inner}{isa.storeu(k, arr, self.vec(value))};")
+            v = f"{arr}[{top if lanes is not None else isa.lanes - 1}]"
+        if lanes is None:  # every lane: the last one writes last
+            self.lines += [f"{inner}{lane_v} = {isa.lanes - 1};", f"{inner}{value_v} = {v};"]
+        else:
+            self.lines += [f"{inner}int {top} = {self.top_lane()}({isa.mask_bits(lanes)});",
+                           f"{inner}if ({top} >= 0 && {top} >= {lane_v}) {{", f"{inner}    {lane_v} = {top};",
+                           f"{inner}    {value_v} = {v};", f"{inner}}}"]
+        self.indent = ind
+        self.lines.append(f"{ind}}}")
+        if value is None:
+            self.lines.append("#endif")
+
+    def exit_writes(self) -> None:
+        """At the exit: each tracked global gets its highest writing lane's value (errno: else its value
+        from the entry, which the sentinel of per-lane calls and libm calls of inactive lanes may have
+        changed since)."""
+        if not self.tracked:
+            return
+        ind = self.indent
+        self.lines.append(f"{ind}/* what the scalar code leaves, lanes in order: the highest writing lane's value */")
+        for g, (_, lane_v, value_v) in self.tracked.items():
+            if g == ERRNO:
+                self.lines.append(f"{ind}errno = {lane_v} >= 0 ? {value_v} : {self.errno_entry};")
+            else:
+                self.lines += [f"{ind}if ({lane_v} >= 0)", f"{ind}    {g} = {value_v};"]
 
     def block(self, stmts: list[Stmt]) -> None:
         """Statements, each group headed by its scalar source line."""
@@ -758,18 +876,31 @@ class FunctionPrinter:
         self.last_line = None
         self.block(self.lin.stmts)
         r = self.lin.ret
-        if r.value is not None:
+        if r.value is None:
+            self.exit_writes()
+        else:
             # Every lane (of the entry mask) returns: not under the last statement's mask, which would
             # e.g. give a division in the returned expression divisor 1 in the other lanes.
             self.cur_mask = entry
             try:
-                self.lines.append(f"{self.indent}return {self.vec(r.value)};")
+                value = self.vec(r.value)
             except ExpandError as exc:
                 exc.coord = exc.coord or fn.coord
                 raise
+            if self.tracked:  # (the value first: a libm call per lane in it may change errno)
+                result = self.fresh("result")
+                self.lines.append(f"{self.indent}{isa.vtype(self.k(fn.ret))} {result} = {value};")
+                self.exit_writes()
+                value = result
+            self.lines.append(f"{self.indent}return {value};")
         body = self.lines[body_start:]
         early = read_before_written(self.lin.stmts)
         decls = []
+        for g, (sym, lane_v, value_v) in self.tracked.items():  # (expand/global_writes.py)
+            decls.append(f"{self.indent}int {lane_v} = -1;  /* the highest lane that set {g} so far (-1: none) */")
+            decls.append(f"{self.indent}{cdecl(T.strip_spelling(sym.type), value_v)} = 0;  /* and the value it set */")
+        if self.errno_entry:
+            decls.append(f"{self.indent}int {self.errno_entry} = errno;")
         for sym in fn.locals:
             if sym not in used:
                 continue

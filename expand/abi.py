@@ -88,7 +88,10 @@ def effects(fn: Function) -> tuple[str, str]:
         for e in stmt_exprs(s):
             for n in e.walk():
                 if isinstance(n, Call):
-                    return "", f"it calls {n.func}"
+                    from .global_writes import MATH_ERRNO, WRITE  # (expand's own: a global write, sqrt's errno)
+                    if n.func == WRITE:
+                        return "", f"it assigns the global '{n.args[0].sym.name}'"
+                    return "", "it calls sqrt (errno)" if n.func == MATH_ERRNO else f"it calls {n.func}"
                 if type(n).__name__ == "MathOp" and getattr(n, "op", "") in ERRNO_MATH:
                     return "", f"it calls {getattr(n, 'func', '') or n.op} (errno)"
                 if isinstance(n, Unary) and n.op == "*" or isinstance(n, Member) and n.arrow or \

@@ -175,7 +175,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"expand: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    mod = read_file_any(path, text, args.include, args.define, args.undef, frontend=args.frontend, cc=isa.cc)
+    mod = read_file_any(path, text, args.include, args.define, args.undef, frontend=args.frontend,
+                        cc=isa.preprocessor)
     bad = names_not_in(mod, args)
     if bad:
         print(f"expand: error: {bad}", file=sys.stderr)
@@ -280,6 +281,7 @@ def verify_result(result, path: str, args, isa, vector_math=None) -> int:
                      undefs=args.undef, link_files=link_files, libs=libs, constants=f.constants,
                      n_random=args.random, scalar_static=f.static, nan_bits=args.strict_nan,
                      bounds={n: r for n, r in args.range if any(p.name == n for p in f.params)},
+                     global_vars=[(g.name, g.type) for g in f.globals],
                      **({"ulp_bound": ulp_bound} if ulp_bound is not None else {}))
         if rep.not_run is not None:
             print(f"expand: {rep.summary}; {f.scalar_name} is NOT verified", file=sys.stderr)

@@ -175,6 +175,9 @@ def cdecl(t: T.CType, name: str) -> str:
         return f"{'union' if t.is_union else 'struct'} {t.tag} {name}".rstrip()
     if isinstance(t, T.Record) and t.spelling:  # typedef struct { ... } name
         return f"{t.spelling} {name}".rstrip()
+    if isinstance(t, T.Record) and t.complete:  # static const union { ... } c = ...: the definition itself
+        fields = " ".join(f"{cdecl(ft, n)};" for n, ft in t.fields)
+        return f"{'union' if t.is_union else 'struct'} {{ {fields} }} {name}".rstrip()
     if isinstance(t, T.Void):
         return f"void {name}".rstrip()
     raise TypeError(f"no C declarator for type {t}")
@@ -184,4 +187,6 @@ def cinit(init) -> str:
     """A static initializer (an expression, or nested lists of them for aggregates) as C."""
     if isinstance(init, list):
         return "{" + ", ".join(cinit(i) for i in init) + "}"
+    if isinstance(init, dict):  # a union initialized by a member other than its first: {.name = v}
+        return "{" + ", ".join(f".{k} = {cinit(v)}" for k, v in init.items()) + "}"
     return cexpr(init)

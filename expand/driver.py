@@ -22,14 +22,15 @@ from .cprint import cdecl, cinit
 from .dce import eliminate_dead
 from .diagnostics import error
 from .fold import fold_constants
+from .global_writes import ERRNO, canonical_errno, track_globals
 from .inline import inline_module
 from .ir import MASK, Binary, Call, Const, Coord, Function, Module, Symbol, Var, flatten, stmt_exprs, walk_stmts
 from .local_arrays import local_arrays
 from .loops import canonicalize_loops
 from .lower import NameMaker, lower_function
 from .mathcalls import rewrite_math_calls
-from .shape import analyze
 from .pointer_locals import pointer_locals
+from .shape import analyze
 from .vecmath import VectorMath
 
 
@@ -49,6 +50,8 @@ class Expanded:
     effects: tuple[str, str] = ("", "")
     #: the scalar function is ``static`` (named with ``--functions``): not linkable from another file
     static: bool = False
+    #: globals other than errno that it assigns (the verifier compares them after the calls)
+    globals: list[Symbol] = field(default_factory=list)
 
 
 @dataclass
@@ -103,6 +106,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
             if shapes and p.name in shapes:
                 p.shape = shapes[p.name]
     rewrite_math_calls(mod, expandable)
+    canonical_errno(mod)
     for fn in mod.functions.values():
         canonicalize_loops(fn)
         lower_function(fn)
@@ -114,6 +118,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
     globals_used: dict[str, Symbol | None] = {}  # globals and per-lane called functions the output names
     for name in roots:
         fn = mod.functions[name]
+        track_globals(fn, mod, expandable)
         consts = comparison_constants(fn)
         fold_constants(fn)
         single_exit(fn)
@@ -122,7 +127,8 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         hoist_constant_subscripts(fn)
         masked = copy.deepcopy(fn) if abi or wrapper else None
         vname = f"{prefix}{name}"
-        e = Expanded(name, vname, fn.params, fn.ret, consts, fn.coord, effects=abi_mod.effects(fn), static=fn.static)
+        e = Expanded(name, vname, fn.params, fn.ret, consts, fn.coord, effects=abi_mod.effects(fn), static=fn.static,
+                     globals=[g for g in fn.tracked if g.name != ERRNO])
         bodies.append(("static inline " if abi else "") + vectorize(
             fn, isa, vname, prefix, expandable, boscc, globals_used, dot))
         if masked is not None:
@@ -138,7 +144,10 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         parts.append(f"   {command}")
     parts[-1] += " */"
     parts.extend(mod.prologue)
-    parts.extend(f"#include {h}" for h in ["<stdint.h>", *(["<stddef.h>"] if wrapper else []), *isa.headers])
+    errno_h = ["<errno.h>"] if any(g.name == ERRNO for n in roots for g in mod.functions[n].tracked) \
+        and not any("<errno.h>" in line for line in mod.prologue) else []
+    parts.extend(f"#include {h}" for h in ["<stdint.h>", *errno_h, *(["<stddef.h>"] if wrapper else []),
+                                           *isa.headers])
     parts.append("")
     needed = {name: sym or mod.globals.get(name) for name, sym in globals_used.items()}
     needed = {name: sym for name, sym in needed.items() if declaration(mod, sym)}
@@ -246,6 +255,8 @@ def declaration(mod: Module, sym: Symbol | None) -> str:
             q = "static const " if sym.const else "static "
             return f"{q}{cdecl(t, sym.name)} = {cinit(sym.init)};"
         q = "extern const " if sym.const else "extern "
+        if getattr(sym, "thread_local", False):  # (a global the function assigns: expand/global_writes.py)
+            q += "_Thread_local "
         return f"{q}{cdecl(t, sym.name)};"
     except TypeError:
         raise error(sym.coord, f"'{sym.name}' of type '{t}' cannot be declared in the output") from None

@@ -180,6 +180,20 @@ class InitList(Expr):
         return list(self.items)
 
 
+@dataclass(eq=False)
+class Aggregate(Expr):
+    """A struct or union value made from a brace initializer: a compound literal ``(union u){x}`` or
+    a local's ``= {...}``. ``items`` are the initialized subobjects in order, each a path from the
+    value (member names and constant array indexes: ``("parts", "msw")``, ``("w", 1)``) and the value
+    stored there (converted to its type); every byte no item names is zero. expand/records.py
+    turns it into the words of the value."""
+
+    items: list[tuple[tuple[str | int, ...], Expr]] = field(default_factory=list)
+
+    def children(self) -> list[Expr]:
+        return [v for _, v in self.items]
+
+
 # ------------------------------------------------------------------------------ statements
 
 
@@ -314,6 +328,9 @@ class Function:
     inline: bool = False
     locals: list[Symbol] = field(default_factory=list)
     variadic: bool = False
+    #: globals whose value the vector code keeps per lane and stores at the exit, the highest writing
+    #: lane's (errno, and globals the function assigns): expand/global_writes.py
+    tracked: list[Symbol] = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -410,6 +427,8 @@ def map_expr(e: Expr, f) -> Expr:
         e = Member(e.type, map_expr(e.base, f), e.name, e.arrow)
     elif isinstance(e, InitList):
         e = InitList(e.type, [map_expr(i, f) for i in e.items])
+    elif isinstance(e, Aggregate):
+        e = Aggregate(e.type, [(path, map_expr(v, f)) for path, v in e.items])
     return f(e)
 
 

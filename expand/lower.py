@@ -1,6 +1,7 @@
 """Expression lowering: type punning becomes BitCast, effects leave expressions.
 
 After this pass:
+* every other local struct or union, and every compound literal, is words of bits (expand/records.py);
 * a local union whose members are same-size scalars is one scalar variable; reading another
   member is a ``BitCast`` (free in a vector register), and ``*(T *)&x`` is a ``BitCast`` too;
 * ``&&``, ``||`` and ``?:`` whose right/arm operands call functions or may fault are control flow
@@ -50,6 +51,8 @@ def punnable(t: T.CType) -> bool:
 
 
 def lower_function(fn: Function) -> None:
+    from .records import lower_records
+    lower_records(fn)
     scalarize_unions(fn)
     names = NameMaker(fn)
     fn.body = lower_stmts(fn.body, fn, names)

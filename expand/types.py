@@ -12,6 +12,7 @@ frontends.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 import subprocess
@@ -137,6 +138,9 @@ class Record(CType):
     #: where it is defined (an ``expand.ir.Coord``; None: not known): the output copies the definitions
     #: of records the input's own file makes, and includes the headers for the others
     coord: object = None
+    #: why ``size()`` and the members' offsets may not be the compiler's (``__attribute__((packed))``,
+    #: ``_Alignas``, ...); "" when they are C's natural layout
+    layout_problem: str = ""
 
     def __post_init__(self) -> None:
         if not self.spelling and self.tag:
@@ -294,6 +298,9 @@ class Target:
     char16: Int = USHORT  # __CHAR16_TYPE__ (uint_least16_t)
     char32: Int = UINT  # __CHAR32_TYPE__ (uint_least32_t)
     triple: str = ""  # ``cc -dumpmachine`` (libclang's --target), "" for the host
+    #: GCC's ``__BYTE_ORDER__``: every target expand emits for (x86-64, AArch64, ppc64le) is little-endian;
+    #: local unions and structs are taken as their bytes in that order (expand/records.py refuses big-endian)
+    big_endian: bool = False
 
     @property
     def char(self) -> Int:
@@ -303,7 +310,7 @@ class Target:
     def with_char_signed(self, signed: bool | None) -> Target:
         if signed is None or signed == self.char_signed:
             return self
-        return Target(signed, self.wchar, self.char16, self.char32, self.triple)
+        return dataclasses.replace(self, char_signed=signed)
 
 
 HOST = Target()
@@ -338,7 +345,8 @@ def _probe(argv: tuple[str, ...]) -> Target:
 
     return Target(char_signed="__CHAR_UNSIGNED__" not in macros, wchar=int_macro("__WCHAR_TYPE__", INT),
                   char16=int_macro("__CHAR16_TYPE__", USHORT), char32=int_macro("__CHAR32_TYPE__", UINT),
-                  triple=m.stdout.strip() if m.returncode == 0 else "")
+                  triple=m.stdout.strip() if m.returncode == 0 else "",
+                  big_endian=macros.get("__BYTE_ORDER__") == "__ORDER_BIG_ENDIAN__")
 
 
 def target_cc(cc: str | Sequence[str] = "gcc", char_signed: bool | None = None) -> list[str]:

@@ -24,6 +24,11 @@ another inaccessible page, so a stray vector access past either end traps (repor
 its signal). The rest of the first page before element 0 (less than a page) is filled and compared
 like the array, at negative indices: writes there are caught, reads are not trapped.
 The scalar calls of a gang are made one after the other in lane order.
+
+errno (and the globals ``verify(global_vars=...)`` names) is compared after the calls: each gang's
+scalar calls and its vector call start with the same value (a pattern that differs per gang), and the
+vector call must leave what the scalar calls, lanes in order, left (not in ULP mode, whose libraries
+set no errno; ``verify(errno=...)`` says otherwise).
 """
 
 from __future__ import annotations
@@ -489,6 +494,29 @@ static void vfy_log_show(int l, unsigned vs, unsigned ve) {
 """
 
 
+# errno (and globals the function assigns) after the calls: errno printed with its name.
+_ERRNO_CODE = r"""
+__attribute__((unused)) static void vfy_show_errno(uint64_t b, uint64_t before) {
+    int e = (int)(uint32_t)b;
+    const char *name = 0;
+    switch (e) {
+    case EDOM: name = "EDOM"; break;
+    case ERANGE: name = "ERANGE"; break;
+    case EINVAL: name = "EINVAL"; break;
+    case ENOMEM: name = "ENOMEM"; break;
+#ifdef EILSEQ
+    case EILSEQ: name = "EILSEQ"; break;
+#endif
+    default: break;
+    }
+    printf("%d", e);
+    if (b == before) printf(" (unchanged)");
+    else if (name) printf(" (%s)", name);
+}
+
+"""
+
+
 # Uniform pointer parameters: arrays between inaccessible pages, and a report of where a trap happened.
 _GUARD_CODE = r"""#include <signal.h>
 #include <stdatomic.h>
@@ -561,7 +589,8 @@ static void vfy_on_signal(int sig) {
 def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: list[Param], ret: CType,
              isa: IsaLike, plan: _Plan, seed: int, call_log: bool = False, nan_bits: bool = True,
              ulp_bound: int | None = None, scalar_symbol: str | None = None,
-             bounds: dict[str, tuple[int, int]] | None = None) -> str:
+             bounds: dict[str, tuple[int, int]] | None = None,
+             observed: Sequence[tuple[str, CType]] = ()) -> str:
     lanes = isa.lanes
     vals = [(i, p) for i, p in enumerate(params) if not isinstance(p.type, Pointer) and p.shape == "varying"]
     ptrs = [(i, p) for i, p in enumerate(params) if isinstance(p.type, Pointer) and p.shape == "varying"]
@@ -585,7 +614,7 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
             w(f"{indent}printf(\" *{p.name}=\"); vfy_show({_cls(tt)}, {tt.size()}, vfy_b_init{i}[l]);\n")
     w(f"/* expand verify harness: {scalar_name} vs {vector_name} [{isa.name}, {lanes} lanes] */\n")
     w(f'#include "{vector_file}"\n')
-    w("#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n\n")
+    w("#include <errno.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n\n")
     w(f"#define VFY_L {lanes}\n#define VFY_NEDGE {plan.n_edge}ULL\n#define VFY_TOTAL {total}ULL\n\n")
     if svals or uptrs:
         w(f"#define VFY_OFFSET {OFFSET}ULL\n#define VFY_GV {plan.vgangs}ULL\n"
@@ -626,6 +655,8 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
       "}\n\n")
     if call_log:
         w(_LOG_CODE % {"max": LOG_MAX})
+    if observed:
+        w(_ERRNO_CODE)
     if ulp_bound is not None:
         w(_ULP_CODE)
     bounds = bounds or {}
@@ -742,6 +773,21 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
     # --- scalar calls
     if call_log:
         w("        vfy_log_n = 0; vfy_log_lost = 0;\n")
+    # Globals (errno): the same pattern before the scalar calls and before the vector call, compared after
+    # them; a difference is reported on the last lane whose scalar call changed the global (else lane 0).
+    # (errno is read and written as the int it is: GCC takes a libm call to change errno only through
+    # int accesses, and would otherwise keep a value stored before the call across it)
+    def set_obs(j: int, name: str, t: CType) -> str:
+        return f"errno = (int)vfy_pat{j};" if name == "errno" else f"vfy_set(&{name}, {t.size()}, vfy_pat{j});"
+
+    def get_obs(name: str, t: CType) -> str:
+        return "(uint64_t)(uint32_t)errno" if name == "errno" else f"vfy_bits(&{name}, {t.size()})"
+
+    for j, (name, t) in enumerate(observed):
+        pat = ("(uint64_t)(100000 + g % 100000)" if name == "errno"
+               else f"(0x9e3779b97f4a7c15ULL * (g + {j + 1})) & 0x{_pointee_mask(t):x}ULL")
+        w(f"        uint64_t vfy_pat{j} = {pat}, vfy_was{j} = vfy_pat{j}, vfy_b_sg{j}, vfy_b_vg{j};\n")
+        w(f"        int vfy_who{j} = 0;\n        {set_obs(j, name, t)}\n")
     w("        vfy_at_gang = g; VFY_WHERE(1);\n")
     w("        for (int l = 0; l < VFY_L; l++) {\n")
     w("            vfy_at_input = g * VFY_L + l;\n")
@@ -773,7 +819,11 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
     for i, p in ptrs:
         assert isinstance(p.type, Pointer)
         w(f"            vfy_b_sout{i}[l] = vfy_bits(&vfy_p{i}, {p.type.target.size()});\n")
+    for j, (name, t) in enumerate(observed):
+        w(f"            if ({get_obs(name, t)} != vfy_was{j}) {{ vfy_who{j} = l; vfy_was{j} = {get_obs(name, t)}; }}\n")
     w("        }\n")
+    for j, (name, t) in enumerate(observed):
+        w(f"        vfy_b_sg{j} = {get_obs(name, t)};\n")
     w("        VFY_WHERE(0);\n        if (vfy_nprobe) continue;\n")
     # --- vector call
     if call_log:
@@ -807,6 +857,8 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
             w(f"            {isa.vtype(k)} vfy_x{i} = {isa.loadu(k, f'vfy_v_in{i}')};\n")
             vargs.append(f"vfy_x{i}")
     vcall = f"{vector_name}({', '.join(vargs)})"
+    for j, (name, t) in enumerate(observed):
+        w(f"            {set_obs(j, name, t)}\n")
     if has_ret:
         rk = lane_kind(ret)
         w(f"            {isa.vtype(rk)} vfy_vr = {vcall};\n")
@@ -819,6 +871,8 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
         w(f"            memcpy(vfy_v_buf{i}, &vfy_m{i}, sizeof vfy_v_buf{i});\n")
         w(f"            for (int l = 0; l < VFY_L; l++) vfy_b_vout{i}[l] = vfy_bits(&vfy_v_buf{i}[l],"
           f" {p.type.target.size()});\n")
+    for j, (name, t) in enumerate(observed):
+        w(f"            vfy_b_vg{j} = {get_obs(name, t)};\n")
     w("        }\n")
     if uptrs:
         w("        VFY_WHERE(0);\n")
@@ -846,6 +900,7 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
               for i, p in ptrs if isinstance(p.type, Pointer)]
     if call_log:
         diffs.append("vfy_log_bad[l]")
+    diffs += [f"(l == vfy_who{j} && {differ(t, f'vfy_b_sg{j}', f'vfy_b_vg{j}')})" for j, (_, t) in enumerate(observed)]
     if ulp_bound is not None and len(diffs) > 1:  # every output's distance counts for the largest
         w(f"            int vfy_d[] = {{{', '.join(diffs)}}};\n")
         diffs = [" || ".join(f"vfy_d[{j}]" for j in range(len(diffs)))]
@@ -874,6 +929,18 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
           f" vfy_show({_cls(t)}, {t.size()}, {v}[l]); printf(\"\\n\");\n")
     if call_log:
         w("            if (vfy_log_bad[l]) vfy_log_show(l, vfy_vs, vfy_ve);\n")
+    for j, (name, t) in enumerate(observed):
+        s, v = f"vfy_b_sg{j}", f"vfy_b_vg{j}"
+        w(f"            if (l == vfy_who{j}) {{\n")
+        w(f"                printf(\"mismatch:   {name}{'' if name == 'errno' else ' after'}: %s scalar \","
+          f" {_differ(t, s, v, nan_bits)} ? \"DIFFERS\" : \"same\");\n")
+        if name == "errno":
+            w(f"                vfy_show_errno({s}, vfy_pat{j}); printf(\" vector \");"
+              f" vfy_show_errno({v}, vfy_pat{j}); printf(\"\\n\");\n")
+        else:
+            w(f"                vfy_show({_cls(t)}, {t.size()}, {s}); printf(\" vector \");"
+              f" vfy_show({_cls(t)}, {t.size()}, {v}); printf(\"\\n\");\n")
+        w("            }\n")
     w("        }\n    }\n")
     if uptrs:
         w("    unsigned long long vfy_amism = 0;  /* array mismatches (printed up to MAX_PRINTED) */\n")
@@ -964,7 +1031,8 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
            call_log: bool = False, nan_bits: bool = True, pch: Path | None = None,
            ulp_bound: int | None = None, cflags: Sequence[str] = (),
            scalar_cflags: Sequence[str] = (), scalar_static: bool = False,
-           bounds: dict[str, tuple[int, int]] | None = None) -> VerifyReport:
+           bounds: dict[str, tuple[int, int]] | None = None, global_vars: Sequence[tuple[str, CType]] = (),
+           errno: bool | None = None) -> VerifyReport:
     """Compare ``scalar_name`` (from ``scalar_sources``) with ``vector_name`` (in ``vector_c``) bit for bit.
 
     ``call_log``: also compare the calls recorded with ``vfy_log_record`` (see the module docstring).
@@ -984,6 +1052,11 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
     harness calls it through a wrapper with external linkage compiled with that source.
     ``bounds``: integer value parameter name -> (LO, HI): its edge and random values stay in [LO, HI]
     (a parameter that indexes memory or counts loop trips; ``--range`` of the command line).
+    ``errno`` (default: on, except in ULP mode, whose libraries set no errno) and ``global_vars`` (name, type:
+    global variables the function assigns): each gang's scalar calls and its vector call start with the
+    same value there (a pattern that differs per gang) and must leave the same value, what the scalar
+    calls, lanes in order, leave; a difference is a mismatch (``errno: DIFFERS scalar 34 (ERANGE)
+    vector 33 (EDOM)``) on the last lane whose scalar call changed it (lane 0 if none did).
 
     Verdicts beyond mismatches (``VerifyReport.verdict``): when the scalar function itself crashes,
     "scalar-crash" names the input; when some inputs mismatch, the scalar sources are built again with
@@ -1021,7 +1094,9 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
     harness_c = _harness(vector_file="vector.c", scalar_name=scalar_name, vector_name=vector_name,
                          scalar_symbol=f"vfy_static_{scalar_name}" if scalar_static else None, bounds=bounds,
                          params=params, ret=ret, isa=isa, plan=plan, seed=seed, call_log=call_log,
-                         nan_bits=nan_bits, ulp_bound=ulp_bound)
+                         nan_bits=nan_bits, ulp_bound=ulp_bound,
+                         observed=([("errno", Int(32, True))] if (ulp_bound is None if errno is None else errno)
+                                   else []) + [(n, strip_spelling(t)) for n, t in global_vars if n != "errno"])
 
     own_dir = workdir is None
     wd = Path(tempfile.mkdtemp(prefix="expand-verify-")) if workdir is None else Path(workdir)

@@ -78,8 +78,10 @@ from expand.ir import (
 from expand.mathcalls import signature as math_signature
 
 from . import builtins
+from . import initializers as inits
 from .csemantics import (
     COMPARISONS,
+    CPP_FLAGS,
     float32,
     is_null_pointer_constant,
     long_double_literal,
@@ -92,11 +94,14 @@ from .csemantics import (
 )
 from .statements import (
     CaseLabel,
-    array_initializer,
+    aggregate_initializer,
     check_local_array,
+    compound_literal,
+    local_record_check,
     local_static,
     lower_switch,
     name_local_statics,
+    record_declared,
     written_static,
 )
 
@@ -105,8 +110,7 @@ try:  # libclang is optional (the [test] extra): read_file_any falls back to pyc
 except ImportError:  # pragma: no cover - depends on the environment
     ci = None
 
-CPP_FLAGS = ["-E", "-std=c11", "-D_Float128=double"]  # the pycparser frontend's, so both see the same tokens
-CLANG_ARGS = ["-x", "c", "-std=c11", "-nostdinc"]  # the input is already preprocessed
+CLANG_ARGS = ["-x", "c", "-std=gnu17", "-nostdinc"]  # the input is already preprocessed
 PYCPARSER_HINT = "the pycparser frontend (--frontend pycparser) reads C with gcc -E and pycparser instead"
 NESTING_HINT = "split deep expressions or blocks into several statements"
 
@@ -667,7 +671,25 @@ class ClangReader:
                 raise
             r.fields = fields
             r.coord = self.start_coord(defn)
+            r.layout_problem = self.layout_problem(defn, r)
         return r
+
+    def layout_problem(self, defn, r: T.Record) -> str:
+        """Why ``r``'s size or member offsets (C's natural layout, expand.records) may not be clang's
+        (``__attribute__((packed))``, ``_Alignas``, ``#pragma pack``); "" when they are."""
+        try:
+            ct = defn.type
+            if ct.get_size() != r.size():
+                return f"its layout is not C's natural one (size {ct.get_size()}, not {r.size()})"
+            from expand.records import member_offset
+            for name, _ in r.fields:
+                if ct.get_offset(name) != 8 * member_offset(r, name)[0]:
+                    return f"its layout is not C's natural one (member '{name}' is not where it would be)"
+            if ct.get_align() != max((T.alignment(ft) for _, ft in r.fields), default=1):
+                return "its alignment is not C's natural one"
+        except (TypeError, ValueError, KeyError):
+            return "its layout is unknown"
+        return ""
 
     def enum_rule(self, d, where: Coord | None = None) -> T.Int:
         """Our rule's type for the enumeration declared by ``d`` (GCC's: T.enum_type)."""
@@ -877,7 +899,7 @@ class ClangReader:
                 init = var_init(d) if d.kind == self.K.VAR_DECL else None
                 if isinstance(t, T.Array) and t.length is None and init is not None \
                         and init.kind == self.K.INIT_LIST_EXPR:
-                    t = T.Array(t.elem, len(self.children(init)))
+                    t = T.Array(t.elem, self.init_length(t, init))
                 sym.type = t  # (before the initializer, which may name the symbol: sizeof x)
                 value = self.global_init(init, t) if init is not None and sym.defined_here else None
             except ExpandError:
@@ -891,22 +913,88 @@ class ClangReader:
     def global_init(self, init, t: T.CType):
         init = self.strip_parens(init)
         if init.kind == self.K.INIT_LIST_EXPR:
-            items = self.init_items(init)
-            if isinstance(t, T.Array):
-                return [self.global_init(i, t.elem) for i in items]
-            if isinstance(t, T.Record):
-                return [self.global_init(i, ft) for i, (_, ft) in zip(items, t.fields)]
-            return self.global_init(items[0], t)
+            if isinstance(t, (T.Array, T.Record)):
+                return inits.nest(t, self.flatten_init(t, init)[0])
+            return self.global_init(self.init_items(init)[0], t)
         return self.convert(self.expr(init), t)
 
     def init_items(self, init) -> list:
+        """The items of an initializer list without designators (a scalar's ``{x}``)."""
         items = self.children(init)
         if not items:  # (the pycparser frontend fails with an IndexError here)
             raise error(self.coord(init), "an empty initializer '{}' is not supported", "write the value: = {0}")
         for i in items:
             if self.buf[i.extent.start.offset:i.extent.start.offset + 1] in (b".", b"["):
-                raise error(self.pcoord(i), "designated initializers are not supported")
+                raise error(self.pcoord(i), "a designator in the initializer of a scalar")
         return items
+
+    def init_list(self, node) -> list[inits.Item] | None:
+        """The items of brace list ``node`` with their designators (None: ``node`` is an expression)."""
+        node = self.strip_parens(node)
+        if node.kind != self.K.INIT_LIST_EXPR:
+            return None
+        items = self.children(node)
+        if not items:
+            raise error(self.coord(node), "an empty initializer '{}' is not supported", "write the value: = {0}")
+        return [self.designated(i) if self.buf[i.extent.start.offset:i.extent.start.offset + 1] in (b".", b"[")
+                else inits.Item([], i, self.pcoord(i)) for i in items]
+
+    def designated(self, i) -> inits.Item:
+        """A designated item (``.a.b = v``, ``[2] = v``, ``[1 ... 3] = v``): libclang shows it as an
+        unexposed expression whose children are the designators' members (MEMBER_REF) and indexes, then
+        the value; the source text says which is which, and each part is checked against it."""
+        ch = self.children(i)
+        bad = error(self.pcoord(i), "a designator the clang frontend cannot read", PYCPARSER_HINT)
+        if not ch:
+            raise bad
+        value, parts = ch[-1], ch[:-1]
+        text = self.slice(i.extent.start.offset, value.extent.start.offset)
+        ds: list[inits.Designator] = []
+        pos, k = 0, 0
+        while True:
+            m = re.compile(r"\s*(?:\.\s*([A-Za-z_]\w*)|(\[)|(=)\s*$)").match(text, pos)
+            if m is None:
+                raise bad
+            if m.group(3):
+                break
+            if m.group(1):
+                if k >= len(parts) or parts[k].kind != self.K.MEMBER_REF or parts[k].spelling != m.group(1):
+                    raise bad
+                ds.append(inits.Designator(self.coord(parts[k]), field=m.group(1)))
+                k += 1
+                pos = m.end()
+                continue
+            depth, j = 0, m.start(2)
+            while j < len(text):
+                depth += {"[": 1, "]": -1}.get(text[j], 0)
+                if depth == 0:
+                    break
+                j += 1
+            inner = text[m.end(2):j]
+            count = 2 if re.search(r"\.\.\.", inner) else 1
+            if j >= len(text) or k + count > len(parts) or any(p.kind == self.K.MEMBER_REF for p in parts[k:k + count]):
+                raise bad
+            vals = []
+            for p in parts[k:k + count]:
+                v = fold_int(self.expr(p))
+                if v is None:
+                    raise error(self.pcoord(p), "expected an integer constant expression")
+                vals.append(v)
+            ds.append(inits.Designator(self.pcoord(parts[k]), index=vals[0], last=vals[1] if count == 2 else None))
+            k += count
+            pos = j + 1
+        if k != len(parts):
+            raise bad
+        return inits.Item(ds, value, self.pcoord(value))
+
+    def flatten_init(self, t: T.CType, init) -> tuple[list, int]:
+        """The subobjects brace list ``init`` initializes in an object of type ``t`` (frontends/initializers.py)."""
+        return inits.flatten(t, self.init_list(init) or [], self.coord(init), self.init_list, self.expr, self.convert)
+
+    def init_length(self, t: T.Array, init) -> int:
+        """The length brace list ``init`` gives array ``t[]`` (its values are not read)."""
+        return inits.flatten(t, self.init_list(init) or [], self.coord(init), self.init_list,
+                             lambda _: Const(T.INT, 0, "0"), lambda e, _: e)[1]
 
     # ------------------------------------------------------------------ functions
     def function(self, fd) -> Function:
@@ -1337,9 +1425,7 @@ class ClangReader:
             root = root.base
         if isinstance(root, Var):
             written_static(root.sym, self.pcoord(c))
-        if isinstance(e, Var) and e.sym.kind == "global":
-            raise error(self.pcoord(c), f"assignment to global variable '{e.sym.name}' cannot be vectorized",
-                        "pass it through a pointer parameter or make it local")
+        # (an assignment to a global variable: expand/global_writes.py takes it or diagnoses it)
         return e
 
     def local_decl(self, d) -> list[Stmt]:
@@ -1365,29 +1451,19 @@ class ClangReader:
             return self.local_static(d, t, "const" in quals)
         if isinstance(t, T.Array):
             check_local_array(co, d.spelling, t)
-        elif isinstance(t, T.Record) and not _punning_union(t):
-            raise error(co, f"local struct or union '{d.spelling}' is not supported yet",
-                        "use scalar locals (unions of same-size scalars for type punning are fine)")
+        elif isinstance(t, T.Record):
+            local_record_check(co, d.spelling, t, self.target)
         sym = Symbol(d.spelling, t, "local", co, const="const" in quals)
         self.local_syms[self.key(d)] = sym
         self.locals.append(sym)
         init = var_init(d)
         if init is None:
-            return []
+            return record_declared(co, sym)
         init = self.strip_parens(init)
         if init.kind == K.INIT_LIST_EXPR:
+            if isinstance(t, (T.Record, T.Array)):
+                return aggregate_initializer(co, sym, self.flatten_init(t, init)[0])
             items = self.init_items(init)
-            if isinstance(t, T.Record) and t.fields:
-                out = []
-                for item, (fname, ftype) in zip(items, t.fields):
-                    tgt = Member(ftype, Var(t, sym), fname)
-                    out.append(Assign(co, tgt, self.convert(self.expr(item), ftype)))
-                    if t.is_union:
-                        break
-                return out
-            if isinstance(t, T.Array):
-                return array_initializer(co, sym, [self.convert(self.expr(self.scalar_item(i)), t.elem)
-                                                   for i in items])
             return [Assign(co, Var(t, sym), self.convert(self.expr(self.scalar_item(items[0])), t))]
         if isinstance(t, T.Array):
             raise error(co, f"local array '{d.spelling}' is initialized by a string or an expression, not a list",
@@ -1537,7 +1613,11 @@ class ClangReader:
             ft = self.agree(ft, c.type, c, "type")
             return Member(ft, base, c.spelling, arrow)
         if k == K.COMPOUND_LITERAL_EXPR:
-            raise error(co, "compound literals are not supported")
+            t = self.ctype(c.type, self.paren_words(c.extent.start.offset), self.start_coord(c))
+            lists = [x for x in self.children(c) if x.kind == K.INIT_LIST_EXPR]
+            if not lists:
+                raise error(co, "this compound literal is not supported")
+            return compound_literal(co, t, self.flatten_init(t, lists[-1])[0], self.target)
         if k == K.INIT_LIST_EXPR:
             return InitList(T.VOID, [self.expr(i) for i in self.init_items(c)])
         if k == K.GENERIC_SELECTION_EXPR:

@@ -21,6 +21,7 @@ from pathlib import Path
 from expand import types as T
 from expand.diagnostics import ExpandError
 from expand.ir import (
+    Aggregate,
     Assign,
     Binary,
     BitCast,
@@ -104,6 +105,8 @@ def dump_expr(e: Expr | None, path: str, out: list[str]) -> None:
         head += f" func={e.func} at {_coord(e.coord)}"
     elif isinstance(e, Member):
         head += f" name={e.name} arrow={e.arrow}"
+    elif isinstance(e, Aggregate):
+        head += f" paths={[p for p, _ in e.items]}"
     out.append(head)
     for i, ch in enumerate(e.children()):
         name = {Binary: ("left", "right"), Cond: ("cond", "then", "els"), Index: ("base", "index")}.get(type(e))

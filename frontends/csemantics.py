@@ -13,6 +13,10 @@ from expand.fold import fold_int
 from expand.ir import Assign, Block, Call, Const, Coord, Expr, If, Index, Member, Stmt, Unary, Var, is_pure
 
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
+#: How both frontends preprocess, after the compiler and its flags (``Isa.preprocessor``): GCC's
+#: default dialect (gnu17), as the output and the scalar code are compiled; _Float128 (in the
+#: declarations of glibc's math.h) is a type pycparser does not know, and nothing expand reads uses it.
+CPP_FLAGS = ["-E", "-D_Float128=double"]
 
 
 def is_null_pointer_constant(e: Expr) -> bool:

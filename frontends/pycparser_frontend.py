@@ -8,6 +8,7 @@ also preprocesses, so the file sees the target's headers and macros.
 
 from __future__ import annotations
 
+import bisect
 import re
 import subprocess
 from collections.abc import Sequence
@@ -54,8 +55,10 @@ from expand.ir import (
 from expand.mathcalls import signature as math_signature
 
 from . import builtins
+from . import initializers as inits
 from .csemantics import (
     COMPARISONS,
+    CPP_FLAGS,
     float32,
     include_site,
     is_null_pointer_constant,
@@ -68,15 +71,17 @@ from .csemantics import (
 )
 from .statements import (
     CaseLabel,
-    array_initializer,
+    aggregate_initializer,
     check_local_array,
+    compound_literal,
+    local_record_check,
     local_static,
     lower_switch,
     name_local_statics,
+    record_declared,
     written_static,
 )
 
-CPP_FLAGS = ["-E", "-std=c11", "-D_Float128=double"]
 NESTING_HINT = "split deep expressions or blocks into several statements"
 
 
@@ -122,6 +127,8 @@ class Reader:
         self.source = source
         self.target = target
         self.packed_enums = packed_enums  # first enumerator of each enum declared __attribute__((packed))
+        #: where records with attributes that may change their layout are defined (``layout_lines``)
+        self.layout_lines: frozenset[tuple[str, int]] | None = frozenset()
         self.typedefs: dict[str, object] = {}  # name -> ast node or CType
         self.tags: dict[str, T.Record] = {}
         self.tag_errors: dict[str, ExpandError] = {}  # struct/union tags whose members we refuse
@@ -309,12 +316,17 @@ class Reader:
             if node.name:
                 self.tags[node.name] = r
         fields = []
+        layout = "it has attributes (__attribute__ on the struct or union)" if type(node).__name__.endswith("Ext") \
+            else ""
         try:
             for d in node.decls:
                 if d.bitsize is not None:
                     raise error(self.coord(d), "bit-fields are not supported")
                 if d.name is None:
                     raise error(self.coord(d), "anonymous struct or union members are not supported")
+                if d.align or d.funcspec or type(d.type).__name__.endswith("Ext") and not isinstance(
+                        d.type, (ext_c_ast.FuncDeclExt,)):
+                    layout = layout or f"its member '{d.name}' has an alignment or attributes"
                 fields.append((d.name, self.ctype(d.type)))
         except ExpandError as exc:  # every later use of the tag says why (not "no member named ...")
             if node.name:
@@ -323,6 +335,11 @@ class Reader:
         r.fields = fields
         r.complete = True
         r.coord = self.coord(node)
+        if self.layout_lines is None:
+            layout = layout or "the file uses #pragma pack"
+        elif node.coord is not None and (node.coord.file, node.coord.line) in self.layout_lines:
+            layout = layout or "it has attributes or _Alignas that may change its layout"
+        r.layout_problem = layout
         return r
 
     def const_int(self, node) -> int:
@@ -417,7 +434,7 @@ class Reader:
             try:
                 t = self.ctype(d.type)
                 if isinstance(t, T.Array) and t.length is None and isinstance(d.init, c_ast.InitList):
-                    t = T.Array(t.elem, len(d.init.exprs))
+                    t = T.Array(t.elem, self.init_length(t, d.init))
                 sym.type = t  # (before the initializer, which may name the symbol: sizeof x)
                 init = self.global_init(sym.init, t) if sym.init is not None and sym.defined_here else None
             except ExpandError:
@@ -439,15 +456,56 @@ class Reader:
             raise error(self.coord(node.cond), f"static assertion failed{': ' + msg if msg else ''}")
 
     def init_items(self, init: c_ast.InitList) -> list:
-        """The items of an initializer list (the same checks as the clang frontend)."""
+        """The items of an initializer list without designators (a scalar's ``{x}``)."""
         if not init.exprs:
             raise error(self.coord(init) if init.coord else self.here,
                         "an empty initializer '{}' is not supported", "write the value: = {0}")
         for i in init.exprs:
             if isinstance(i, c_ast.NamedInitializer):
                 where = i.name[0] if i.name else i.expr
-                raise error(self.coord(where), "designated initializers are not supported")
+                raise error(self.coord(where), "a designator in the initializer of a scalar")
         return init.exprs
+
+    def init_list(self, init) -> list[inits.Item] | None:
+        """The items of brace list ``init`` with their designators (None: ``init`` is an expression)."""
+        if not isinstance(init, c_ast.InitList):
+            return None
+        if not init.exprs:
+            raise error(self.coord(init) if init.coord else self.here,
+                        "an empty initializer '{}' is not supported", "write the value: = {0}")
+        out = []
+        for i in init.exprs:
+            if isinstance(i, c_ast.NamedInitializer):
+                out.append(inits.Item([self.designator(n) for n in i.name], i.expr,
+                                      self.coord(i.expr) if i.expr.coord else self.here))
+            else:
+                out.append(inits.Item([], i, self.coord(i) if i.coord else self.here))
+        return out
+
+    def designator(self, n) -> inits.Designator:
+        """``.name`` or ``[index]``: pycparser gives both as an ID when the index is an identifier (an
+        enumeration constant), so an ID carries both readings and the object's type picks one."""
+        co = self.coord(n) if n.coord else self.here
+        if isinstance(n, c_ast.ID):
+            try:
+                index = fold_int(self.expr(n))
+            except ExpandError:
+                index = None
+            return inits.Designator(co, field=n.name, index=index)
+        if type(n).__name__ == "RangeExpression":
+            return inits.Designator(co, index=self.const_int(n.first), last=self.const_int(n.last))
+        return inits.Designator(co, index=self.const_int(n))
+
+    def flatten_init(self, t: T.CType, init: c_ast.InitList) -> tuple[list, int]:
+        """The subobjects brace list ``init`` initializes in an object of type ``t`` (frontends/initializers.py)."""
+        co = self.coord(init) if init.coord else self.here
+        return inits.flatten(t, self.init_list(init) or [], co, self.init_list, self.expr, self.convert)
+
+    def init_length(self, t: T.Array, init: c_ast.InitList) -> int:
+        """The length brace list ``init`` gives array ``t[]`` (its values are not read)."""
+        co = self.coord(init) if init.coord else self.here
+        return inits.flatten(t, self.init_list(init) or [], co, self.init_list, lambda _: Const(T.INT, 0, "0"),
+                             lambda e, _: e)[1]
 
     def scalar_init(self, init):
         """The expression of a scalar's initializer: ``x``, ``{x}`` or ``{{x}}``."""
@@ -457,11 +515,8 @@ class Reader:
 
     def global_init(self, init, t: T.CType):
         if isinstance(init, c_ast.InitList):
-            self.init_items(init)
-            if isinstance(t, T.Array):
-                return [self.global_init(i, t.elem) for i in init.exprs]
-            if isinstance(t, T.Record):
-                return [self.global_init(i, ft) for i, (_, ft) in zip(init.exprs, t.fields)]
+            if isinstance(t, (T.Array, T.Record)):
+                return inits.nest(t, self.flatten_init(t, init)[0])
             return self.global_init(self.scalar_init(init), t)
         return self.convert(self.expr(init), t)
 
@@ -857,9 +912,7 @@ class Reader:
             root = root.base
         if isinstance(root, Var):
             written_static(root.sym, self.coord(node))
-        if isinstance(e, Var) and e.sym.kind == "global":
-            raise error(self.coord(node), f"assignment to global variable '{e.sym.name}' cannot be vectorized",
-                        "pass it through a pointer parameter or make it local")
+        # (an assignment to a global variable: expand/global_writes.py takes it or diagnoses it)
         return e
 
     def local_decl(self, d: c_ast.Decl) -> list[Stmt]:
@@ -883,32 +936,21 @@ class Reader:
                 raise error(co, f"variable-length array '{d.name}' is not supported") from None
         t = self.ctype(d.type)
         if isinstance(t, T.Array) and t.length is None and isinstance(d.init, c_ast.InitList):
-            t = T.Array(t.elem, len(self.init_items(d.init)))
+            t = T.Array(t.elem, self.init_length(t, d.init))
         if "static" in storage:
             return self.local_static(d, t, "const" in quals or "const" in self._quals(d.type))
         if isinstance(t, T.Array):
             check_local_array(co, d.name, t)
-        elif isinstance(t, T.Record) and not _punning_union(t):
-            raise error(co, f"local struct or union '{d.name}' is not supported yet",
-                        "use scalar locals (unions of same-size scalars for type punning are fine)")
+        elif isinstance(t, T.Record):
+            local_record_check(co, d.name, t, self.target)
         sym = Symbol(d.name, t, "local", co, const="const" in quals)
         self.scopes[-1][d.name] = sym
         self.locals.append(sym)
         if d.init is None:
-            return []
+            return record_declared(co, sym)
         if isinstance(d.init, c_ast.InitList):
-            self.init_items(d.init)
-            if isinstance(t, T.Record) and t.fields:
-                out = []
-                for item, (fname, ftype) in zip(d.init.exprs, t.fields):
-                    tgt = Member(ftype, Var(t, sym), fname)
-                    out.append(Assign(co, tgt, self.convert(self.expr(item), ftype)))
-                    if t.is_union:
-                        break
-                return out
-            if isinstance(t, T.Array):
-                return array_initializer(co, sym, [self.convert(self.expr(self.scalar_init(item)), t.elem)
-                                                   for item in d.init.exprs])
+            if isinstance(t, (T.Record, T.Array)):
+                return aggregate_initializer(co, sym, self.flatten_init(t, d.init)[0])
             return [Assign(co, Var(t, sym), self.convert(self.expr(self.scalar_init(d.init)), t))]
         if isinstance(t, T.Array):
             raise error(co, f"local array '{d.name}' is initialized by a string or an expression, not a list",
@@ -1043,7 +1085,11 @@ class Reader:
                     self.side_effect([ExprStmt(co, v)], co, "a call in the left operand of ','")
             return self.expr(node.exprs[-1])
         if isinstance(node, c_ast.CompoundLiteral):
-            raise error(self.coord(node.type) if node.coord is None else co, "compound literals are not supported")
+            co = self.coord(node.type) if node.coord is None else co
+            t = self.ctype(node.type.type)
+            if not isinstance(node.init, c_ast.InitList):
+                raise error(co, "this compound literal is not supported")
+            return compound_literal(co, t, self.flatten_init(t, node.init)[0], self.target)
         if isinstance(node, c_ast.InitList):
             return InitList(T.VOID, [self.expr(i) for i in self.init_items(node)])
         if isinstance(node, c_ast.Compound):  # ({ ...; e; }): the statements first, the value of e
@@ -1413,6 +1459,47 @@ def packed_enums(pre: str) -> frozenset[str]:
     return frozenset(out)
 
 
+_ATTR = r"__attribute__\s*\(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\)"
+_RECORD_HEAD = re.compile(rf"\b(?:struct|union)\b(?:\s|{_ATTR})*(?:[A-Za-z_]\w*)?(?:\s|{_ATTR})*\{{")
+_RECORD_TAIL = re.compile(rf"(?:\s|{_ATTR}|[A-Za-z_]\w*|\*)*")
+_LAYOUT = re.compile(r"__attribute__\s*\(\((?:[^()]|\([^()]*\))*\b(?:__)?(?:packed|aligned|scalar_storage_order|mode|"
+                     r"vector_size|ms_struct|gcc_struct)(?:__)?\b|\b_Alignas\b|\balignas\b")
+
+
+def layout_lines(pre: str) -> frozenset[tuple[str, int]] | None:
+    """The (file, line) positions of the struct and union definitions whose layout is not C's natural
+    one (an attribute or ``_Alignas`` in or right after the definition: pycparserext drops some of
+    them); None when the file uses ``#pragma pack`` (then no record's layout is known)."""
+    if re.search(r"^\s*#\s*pragma\s+pack\b", pre, re.M):
+        return None
+    starts: list[tuple[int, str, int]] = []  # (offset of a line, file, line) at each line marker
+    for m in re.finditer(r'^# (\d+) "([^"]*)"', pre, re.M):
+        starts.append((m.end() + 1, m.group(2), int(m.group(1))))
+    offsets = [o for o, _, _ in starts]
+
+    def where(off: int) -> tuple[str, int]:
+        i = bisect.bisect_right(offsets, off) - 1
+        if i < 0:
+            return "", pre.count("\n", 0, off) + 1
+        o, f, line = starts[i]
+        return f, line + pre.count("\n", o, off)
+
+    out: set[tuple[str, int]] = set()
+    for m in _RECORD_HEAD.finditer(pre):
+        depth, j = 0, m.end() - 1
+        while j < len(pre):
+            depth += {"{": 1, "}": -1}.get(pre[j], 0)
+            if depth == 0:
+                break
+            j += 1
+        tail = _RECORD_TAIL.match(pre, j + 1)
+        text = pre[m.start():tail.end() if tail else j + 1]
+        if _LAYOUT.search(text):
+            (f0, l0), (_, l1) = where(m.start()), where(j)
+            out.update((f0, n) for n in range(l0, l1 + 1))
+    return frozenset(out)
+
+
 def read_file(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc: str | Sequence[str] = "gcc",
               char_signed: bool | None = None) -> Module:
     """Preprocess and parse ``text`` (the contents of ``path``) into a Module.
@@ -1460,6 +1547,7 @@ def read_file(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc: 
             where = Coord(path, where.line, where.col)
         raise error(where or Coord(path, 1, 1), _syntax_message(msg or type(exc).__name__)) from None
     reader = Reader(path, text, target, packed_enums(pre), template_files(pre, path))
+    reader.layout_lines = layout_lines(pre)
     try:
         return reader.read(ast)
     except RecursionError:

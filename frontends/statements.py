@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from expand import types as T
 from expand.diagnostics import error
 from expand.ir import (
+    Aggregate,
     Assign,
     Binary,
     Block,
@@ -35,6 +36,7 @@ from expand.ir import (
     Index,
     Label,
     Loop,
+    Member,
     Module,
     Return,
     Stmt,
@@ -260,9 +262,9 @@ def _jumps(co: Coord, value: Expr, body: list[Stmt], labels: list[CaseLabel], nu
 # ----------------------------------------------------------------------------- local arrays
 
 
-def array_initializer(co: Coord, sym: Symbol, values: list[Expr]) -> list[Stmt]:
-    """``T a[N] = {v0, v1}``: one assignment per element, the elements without a value zero (C11
-    6.7.9p21). ``values`` are already converted to the element type."""
+def array_initializer(co: Coord, sym: Symbol, values: list[Expr | None]) -> list[Stmt]:
+    """``T a[N] = {v0, v1}``: one assignment per element, the elements without a value (None, or past
+    the list) zero (C11 6.7.9p21). ``values`` are already converted to the element type."""
     t = sym.type
     assert isinstance(t, T.Array) and t.length is not None
     if len(values) > t.length:
@@ -271,7 +273,7 @@ def array_initializer(co: Coord, sym: Symbol, values: list[Expr]) -> list[Stmt]:
     elem = t.elem
     out: list[Stmt] = []
     for i in range(t.length):
-        v = values[i] if i < len(values) else _zero(elem)
+        v = values[i] if i < len(values) and values[i] is not None else _zero(elem)
         out.append(Assign(co, Index(elem, Var(t, sym), Const(T.INT, i, str(i))), v))
     return out
 
@@ -280,6 +282,70 @@ def _zero(t: T.CType) -> Const:
     if isinstance(t, T.Float):
         return Const(t, 0.0, "0.0f" if t.bits == 32 else "0.0")
     return Const(t, 0, "0")
+
+
+def aggregate_initializer(co: Coord, sym: Symbol, entries: list[tuple[tuple, Expr]]) -> list[Stmt]:
+    """A local array's, struct's or union's brace initializer, from the subobjects it names
+    (``frontends/initializers.flatten``): an array's elements one by one (the rest zero); a struct or
+    union as one ``Aggregate`` value (expand/records.py), or a punning union (expand/lower.py) by the
+    member it names."""
+    t = sym.type
+    if isinstance(t, T.Array):
+        values: list[Expr | None] = []
+        for path, v in entries:
+            if len(path) != 1:
+                raise error(co, f"the initializer of local array '{sym.name}' is not one value per element")
+            values.extend([None] * (path[0] + 1 - len(values)))
+            values[path[0]] = v
+        return array_initializer(co, sym, values)
+    assert isinstance(t, T.Record)
+    if _punnable(t):
+        return [Assign(co, Member(t.field_type(str(path[0])) or v.type, Var(t, sym), str(path[0])), v)
+                for path, v in entries if len(path) == 1]
+    return [Assign(co, Var(t, sym), Aggregate(t, entries))]
+
+
+def record_declared(co: Coord, sym: Symbol) -> list[Stmt]:
+    """What a local's declaration without an initializer does: a struct or union (but a punning union)
+    is all zero bytes from here (C leaves them unspecified; expand/records.py)."""
+    t = sym.type
+    if isinstance(t, T.Record) and not _punnable(t):
+        return [Assign(co, Var(t, sym), Aggregate(t, []))]
+    return []
+
+
+def local_record_check(co: Coord, name: str, t: T.Record, target: T.Target) -> None:
+    """Refuse a local struct or union that expand cannot hold as its bits (expand/records.py)."""
+    if _punnable(t):
+        return
+    from expand.records import record_problem
+    why = record_problem(t, target.big_endian)
+    if why:
+        raise error(co, f"local {'union' if t.is_union else 'struct'} '{name}' cannot be vectorized: {why}",
+                    "expand's targets are little-endian" if target.big_endian else
+                    "local structs and unions may hold integers, floating-point values and arrays, structs and "
+                    "unions of them")
+
+
+def compound_literal(co: Coord, t: T.CType, entries: list[tuple[tuple, Expr]], target: T.Target) -> Expr:
+    """The value of compound literal ``(T){...}``: a scalar's converted value, a struct's or union's
+    ``Aggregate`` (expand/records.py)."""
+    if isinstance(t, T.Record):
+        from expand.records import record_problem
+        why = "" if _punnable(t) else record_problem(t, target.big_endian)
+        if why:
+            raise error(co, f"this compound literal cannot be vectorized: {why}")
+        return Aggregate(t, entries)
+    if isinstance(t, T.Array):
+        raise error(co, "compound literals of array type are not supported", "use a local array")
+    if len(entries) != 1 or entries[0][0] != ():
+        raise error(co, "this compound literal is not supported")
+    return entries[0][1]
+
+
+def _punnable(t: T.CType) -> bool:
+    from expand.lower import punnable
+    return punnable(t)
 
 
 def check_local_array(co: Coord, name: str, t: T.Array) -> None:
@@ -314,6 +380,9 @@ def _init_exprs(init: object):
     """Every expression node of a (nested list) initializer."""
     if isinstance(init, list):
         for i in init:
+            yield from _init_exprs(i)
+    elif isinstance(init, dict):  # a union's {.member = v} (frontends/initializers.py, UnionInit)
+        for i in init.values():
             yield from _init_exprs(i)
     elif isinstance(init, Expr):
         yield from init.walk()

@@ -262,7 +262,7 @@ def build_unit(out: Path, arch: str, isa_name: str, fn: LibSource) -> dict:
     isa = unit_isa(arch, isa_name)
     incs = [str(d) for d in fn.include_dirs]
     renames = rename_flags(internal_symbols(fn.link, out / "obj"))
-    mod = read_file(str(fn.source), fn.source.read_text(), incs, cc=isa.cc)
+    mod = read_file(str(fn.source), fn.source.read_text(), incs, cc=isa.preprocessor)
     res = expand_module(mod, isa, functions=[fn.func], abi=True)
     (e,) = res.functions
     if any(p.shape not in (None, "", "varying") or isinstance(p.type, T.Pointer) for p in e.params):

@@ -39,7 +39,8 @@ def check(f: CorpusFunction, isa_name: str, boscc: str = "auto") -> tuple[bool, 
     isa = get_isa(isa_name)
     n_random = 20_000 if isa.run_prefix else 100_000
     try:
-        mod = read_file(str(f.source), f.source.read_text(), [str(d) for d in f.include_dirs], cc=isa.cc)
+        mod = read_file(str(f.source), f.source.read_text(), [str(d) for d in f.include_dirs],
+                        cc=isa.preprocessor)
         res = expand_module(mod, isa, functions=[f.func], boscc=boscc)
     except ExpandError as exc:
         return False, f"error: {exc.message}"

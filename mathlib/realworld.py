@@ -508,6 +508,19 @@ def _diagnostic(exc, path: Path, prefixes: list[str]) -> tuple[str, str]:
         f"\nnote: {exc.hint}" if exc.hint else "")
 
 
+def _without_includes(cflags: list[str]) -> list[str]:
+    """``cflags`` without ``-include FILE`` (the frontend gets those as lines in front of the text)."""
+    out, skip = [], False
+    for f in cflags:
+        if skip:
+            skip = False
+        elif f == "-include":
+            skip = True
+        elif not f.startswith("-include"):
+            out.append(f)
+    return out
+
+
 def _compile_output(text: str, isa, flags: Flags, incs: list[str], work: Path) -> str:
     """"" if the output compiles with ``-Wall -Wextra -Werror``, else the FAIL message. A ``-Wextra``
     warning inside a header the output includes (not in the output itself) is not expand's: ignored."""
@@ -600,7 +613,8 @@ def _check(spec: dict, path: Path, row: Row, prefixes: list[str]) -> None:
     vector_math = VectorMath(parse_modes("expand"), None)
     try:
         mod = read_file_any(str(path), fe_text, [*flags.frontend_include_dirs, *incs],
-                            [*flags.defines, *flags.frontend_defines], flags.undefs, frontend="auto", cc=isa.cc)
+                            [*flags.defines, *flags.frontend_defines], flags.undefs, frontend="auto",
+                            cc=[*isa.preprocessor, *_without_includes(flags.cflags)])  # (the compile's own)
         row.functions = [n for n, f in mod.functions.items() if not f.static]
         result = expand_module(mod, isa, vector_math=vector_math,
                                command=f"expand {path.name} --isa {isa.name} (mathlib.realworld)")

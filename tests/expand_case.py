@@ -49,5 +49,6 @@ def check_source(tmp_path: Path, name: str, text: str, isa_name: str, *, functio
         rep = verify(scalar_sources=[src], scalar_name=e.scalar_name, vector_c=res.text, vector_name=e.vector_name,
                      params=[Param(p.name, p.type, p.shape or "varying") for p in e.params], ret=e.ret, isa=isa,
                      link_files=link, constants=e.constants, n_random=n_random,
-                     scalar_static=mod.functions[e.scalar_name].static, bounds=bounds or {})
+                     scalar_static=mod.functions[e.scalar_name].static, bounds=bounds or {},
+                     global_vars=[(g.name, g.type) for g in e.globals])
         assert_verified(rep, res.text)

@@ -29,7 +29,7 @@ CASES = {
     "assign_in_logical_operand": ("int f(int x) { int y = 0; if (x > 0 && (y = x) > 2) return y; return 0; }",
                                   "inside an operand of &&"),
     "do_while_update": ("int f(int x) { do { x += 3; } while (--x > 5); return x; }", "do-while"),
-    "global_store": ("int g;\nint f(int x) { g = x; return x; }", "global"),
+    "global_store": ("int g;\nint f(int x) { g = x; return g; }", "global"),
     "long_double": ("long double f(long double x) { return x; }", "long double"),
     "syntax_error": ("int f(int x) { return x +; }", "error"),
     "undeclared": ("int f(int x) { return y; }", "undeclared"),

@@ -1,8 +1,10 @@
 /* sqrtf for mathlib's vector libm (ours, not glibc code): the correctly rounded square root
    (round to nearest) computed digit by digit on the float's bits, with IEEE 754's special cases as
    the instruction gives them: sqrt(+-0) = +-0, sqrt(+inf) = +inf, a NaN comes back quieted, and a
-   negative number or -inf gives the invalid operation's NaN. Built as `sqrtf` (-Dexpandm_sqrtf=sqrtf). */
+   negative number or -inf gives the invalid operation's NaN and sets errno to EDOM, as glibc's sqrtf
+   does. Built as `sqrtf` (-Dexpandm_sqrtf=sqrtf). */
 
+#include <errno.h>
 #include <stdint.h>
 
 typedef union {
@@ -15,12 +17,17 @@ float expandm_sqrtf(float x)
     expandm_sqrtf_bits v;
     v.f = x;
     uint32_t ix = v.u;
-    if ((ix & 0x7f800000u) == 0x7f800000u) /* NaN: quieted; +inf: +inf; -inf: invalid */
+    if ((ix & 0x7f800000u) == 0x7f800000u) { /* NaN: quieted; +inf: +inf; -inf: invalid */
+        if (ix == 0xff800000u)
+            errno = EDOM;
         return x * x + x;
+    }
     if ((ix & 0x7fffffffu) == 0) /* +-0 */
         return x;
-    if (ix >> 31) /* negative: invalid */
+    if (ix >> 31) { /* negative: invalid */
+        errno = EDOM;
         return (x - x) / (x - x);
+    }
     int32_t e = (int32_t)(ix >> 23);
     uint32_t m = ix & 0x007fffffu;
     if (e == 0) { /* subnormal: shift the leading one up to bit 23 */

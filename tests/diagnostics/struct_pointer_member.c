@@ -1,5 +1,6 @@
 struct s {
     int a;
+    int *p;
 };
 
 int f(int x)

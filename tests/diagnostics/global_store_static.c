@@ -1,4 +1,4 @@
-int g;
+static int g;
 
 int f(int x)
 {

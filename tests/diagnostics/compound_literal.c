@@ -1,8 +1,0 @@
-struct s {
-    int a;
-};
-
-int f(int x)
-{
-    return (struct s){x}.a;
-}

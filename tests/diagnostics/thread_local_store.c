@@ -1,7 +1,0 @@
-_Thread_local int tls;
-
-int f(int x)
-{
-    tls = x;
-    return x;
-}
