@@ -527,8 +527,24 @@ class Altivec(RegIsa):
                         f"({VU64})vec_floate(({VU64})({x1})))")
             return f"vec_float2({x0}, {x1})"
         if s == "f64":
-            return f"({VI32})vec_unsigned2({x0}, {x1})" if d == "u32" else f"vec_signed2({x0}, {x1})"
+            return f"{self._narrow_nan_safe(d)}({x0}, {x1})"
         return self._fix(d, f"vec_pack({x0}, {x1})")
+
+    def _narrow_nan_safe(self, d: str) -> str:
+        """Helper: ``vec_signed2``/``vec_unsigned2`` of two double registers, NaN lanes giving what
+        POWER hardware gives (the minimum int; 0 unsigned) without touching the other lanes, which
+        qemu 7.2's ``xvcvdpsxws`` sets to the minimum too when a NaN shares their register (as in
+        ``_signed_nan_safe``)."""
+        unsigned = d == "u32"
+        cvt, cast, low = ("vec_unsigned2", f"({VI32})", "0") if unsigned else \
+            ("vec_signed2", "", "-0x7fffffff - 1")
+        return self._func(
+            f"_exp_narrow_{'u' if unsigned else 'i'}32_nan_safe", VI32, [f"{VF64} x0", f"{VF64} x1"],
+            f"    {VM64} num0 = vec_cmpeq(x0, x0);  /* lanes that are not NaN */\n"
+            f"    {VM64} num1 = vec_cmpeq(x1, x1);\n"
+            f"    {VI32} r = {cast}{cvt}(vec_and(x0, ({VF64})num0), vec_and(x1, ({VF64})num1));\n"
+            f"    {VM32} num = ({VM32})vec_pack(({VU64})num0, ({VU64})num1);\n"
+            f"    return vec_sel(vec_splats((int)({low})), r, num);\n")
 
     def convert(self, src_k: str, dst_k: str, a: str) -> str:
         if src_k == dst_k:

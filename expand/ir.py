@@ -345,6 +345,9 @@ class Module:
     #: the ``.c`` files the user's file includes (templates such as glibc's ``s_fromfpf_main.c``): their
     #: functions, tables and declarations are the user's own code, as the file's are
     templates: frozenset[str] = field(default_factory=frozenset)
+    #: what a function's output assumes beyond C's semantics (function -> one sentence), printed in the
+    #: output's header: glibc's floating-point environment calls dropped (frontends/fenv.py)
+    assumptions: dict[str, str] = field(default_factory=dict)
 
     def own(self, file: str | None) -> bool:
         """``file`` is the user's file or one of its templates."""

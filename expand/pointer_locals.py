@@ -66,7 +66,129 @@ def _table_of(e: Expr, idx: dict[Symbol, tuple[Symbol, Symbol]]) -> tuple[Symbol
 def pointer_locals(fn: Function) -> None:
     """Rewrite ``fn``'s local pointers as integers (see the module docstring)."""
     _table_pointers(fn)
+    _tables_pointers(fn)
     _parameter_pointers(fn)
+
+
+def _tables_pointers(fn: Function) -> None:
+    """Local pointers set to one of several global tables (glibc's j0: ``p = pR8; ... p = pR5;``
+    under conditions that differ per lane, then ``p[0] + z * p[1]``) become a table number ``p_tab``
+    and an index ``p_idx`` (a constant when every assignment gives the same one): ``p[e]`` is
+    ``p_tab == 0 ? G0[k] : p_tab == 1 ? G1[k] : ...`` with ``k = p_idx + e``, each ``Gj[k]`` reading
+    an index clamped to ``Gj``'s bounds (every arm is read in every lane; only the lanes of ``Gj``
+    use it, and there the index is the scalar code's own). Only pointers that are only assigned and
+    read through (``*p``, ``p[e]``, ``p->f``) are rewritten."""
+    defs: dict[Symbol, list[Assign]] = {}
+    for s in walk_stmts(fn.body):
+        if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym.kind == "local" \
+                and isinstance(s.target.sym.type, T.Pointer):
+            defs.setdefault(s.target.sym, []).append(s)
+    plans: dict[Symbol, tuple[list[Symbol], Symbol, Expr]] = {}  # p -> (tables, p_tab, index)
+    names = NameMaker(fn)
+    for p, ds in defs.items():
+        found = [_table_of(d.value, {}) for d in ds]
+        if not all(found) or len({t.name for t, _ in found}) < 2:
+            continue
+        tables = list(dict.fromkeys(t for t, _ in found))
+        pt = T.strip_spelling(p.type.target)
+        if any(T.strip_spelling(t.type.elem) != pt or t.type.length is None for t in tables):
+            continue
+        if not _only_read_through(fn, p, ds):
+            continue
+        consts = {fold_int(i) for _, i in found}
+        tab = Symbol(names.fresh(f"{p.name}_tab"), T.INT, "local", p.coord)
+        fn.locals.append(tab)
+        if len(consts) == 1 and None not in consts:
+            index: Expr = Const(T.INT, consts.pop(), "")
+            index = Const(T.INT, index.value, str(index.value))
+        else:
+            i = Symbol(names.fresh(f"{p.name}_idx"), T.INT, "local", p.coord)
+            fn.locals.append(i)
+            index = Var(T.INT, i)
+        plans[p] = (tables, tab, index)
+    if not plans:
+        return
+
+    def clamp(k: Expr, n: int) -> Expr:
+        v = fold_int(k)
+        if v is not None and 0 <= v < n:
+            return Const(T.INT, v, str(v))
+        low = Cond(T.INT, Binary(T.INT, "<", k, Const(T.INT, 0, "0")), Const(T.INT, 0, "0"), k)
+        return Cond(T.INT, Binary(T.INT, ">", k, Const(T.INT, n - 1, str(n - 1))), Const(T.INT, n - 1, str(n - 1)),
+                    low)
+
+    def read(p: Symbol, extra: Expr | None) -> Expr:
+        tables, tab, index = plans[p]
+        k = index if extra is None or fold_int(extra) == 0 else fold_expr(
+            Binary(T.INT, "+", index, extra if T.strip_spelling(extra.type) == T.INT else Cast(T.INT, extra)))
+        arms = [Index(t.type.elem, Var(t.type, t), clamp(k, t.type.length)) for t in tables]
+        out: Expr = arms[-1]
+        for j in range(len(tables) - 2, -1, -1):
+            out = Cond(out.type, Binary(T.INT, "==", Var(T.INT, tab), Const(T.INT, j, str(j))), arms[j], out)
+        return out
+
+    def f(n: Expr) -> Expr:
+        if isinstance(n, Unary) and n.op == "*" and isinstance(n.operand, Var) and n.operand.sym in plans:
+            return read(n.operand.sym, None)
+        if isinstance(n, Index) and isinstance(n.base, Var) and n.base.sym in plans:
+            return read(n.base.sym, n.index)
+        if isinstance(n, Member) and n.arrow and isinstance(n.base, Var) and n.base.sym in plans:
+            tables, tab, index = plans[n.base.sym]
+            arms = [Member(n.type, Index(t.type.elem, Var(t.type, t), clamp(index, t.type.length)), n.name, False)
+                    for t in tables]
+            out: Expr = arms[-1]
+            for j in range(len(tables) - 2, -1, -1):
+                out = Cond(n.type, Binary(T.INT, "==", Var(T.INT, tab), Const(T.INT, j, str(j))), arms[j], out)
+            return out
+        return n
+
+    def rewrite(stmts: list) -> list:
+        out = []
+        for s in stmts:
+            if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym in plans:
+                tables, tab, index = plans[s.target.sym]
+                found = _table_of(s.value, {})
+                assert found is not None
+                j = tables.index(found[0])
+                out.append(Assign(s.coord, Var(T.INT, tab), Const(T.INT, j, str(j))))
+                if isinstance(index, Var):
+                    k = found[1]
+                    out.append(Assign(s.coord, index, k if T.strip_spelling(k.type) == T.INT else Cast(T.INT, k)))
+                continue
+            if isinstance(s, If):
+                s.then, s.els = rewrite(s.then), rewrite(s.els)
+            elif isinstance(s, Block):
+                s.body = rewrite(s.body)
+            elif isinstance(s, Loop):
+                s.init, s.body, s.step = rewrite(s.init), rewrite(s.body), rewrite(s.step)
+            map_stmt_exprs(s, f)
+            out.append(s)
+        return out
+
+    fn.body = rewrite(fn.body)
+    fn.locals = [s for s in fn.locals if s not in plans]
+
+
+def _only_read_through(fn: Function, p: Symbol, defs: list[Assign]) -> bool:
+    """Whether every mention of ``p`` outside ``defs`` reads through it: ``*p``, ``p[e]``, ``p->f``."""
+    def ok(e: Expr, parent_ok: bool) -> bool:
+        if isinstance(e, Var) and e.sym is p:
+            return parent_ok
+        through = (isinstance(e, Unary) and e.op == "*") or isinstance(e, Index) or \
+            (isinstance(e, Member) and e.arrow)
+        kids = e.children()
+        return all(ok(c, through and i == 0 and isinstance(c, Var)) for i, c in enumerate(kids))
+
+    ids = {id(d) for d in defs}
+    for s in walk_stmts(fn.body):
+        if id(s) in ids:
+            continue
+        if isinstance(s, Assign) and not isinstance(s.target, Var) and any(
+                isinstance(n, Var) and n.sym is p for n in s.target.walk()):
+            return False  # (a store through it)
+        if not all(ok(e, False) for e in stmt_exprs(s)):
+            return False
+    return True
 
 
 def _table_pointers(fn: Function) -> None:

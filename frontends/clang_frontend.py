@@ -77,7 +77,7 @@ from expand.ir import (
 )
 from expand.mathcalls import signature as math_signature
 
-from . import builtins
+from . import builtins, fenv
 from . import initializers as inits
 from .csemantics import (
     COMPARISONS,
@@ -1344,6 +1344,8 @@ class ClangReader:
         if k == K.UNARY_OPERATOR and unary_op(c) in ("p++", "p--", "++", "--"):
             return [self.update(c)]
         if k == K.CALL_EXPR:
+            if c.spelling == "__builtin_unreachable" and not list(c.get_arguments()):
+                return []  # (reaching it is undefined: the lanes that do may compute anything)
             pun = self.memcpy_pun(c)
             if pun is not None:
                 return [pun]
@@ -1444,6 +1446,11 @@ class ClangReader:
         words, quals = self.spec(d)
         if "volatile" in quals:
             raise error(co, f"volatile variable '{d.spelling}' cannot be vectorized")
+        for a in d.get_children():
+            if a.kind == K.UNEXPOSED_ATTR and any(t.spelling.strip("_") == "cleanup" for t in a.get_tokens()):
+                raise error(co, f"'__attribute__ ((cleanup))' on '{d.spelling}' is not supported",
+                            "call the cleanup function at the end of the block yourself (the pycparser frontend "
+                            "reads glibc's SET_RESTORE_ROUND)")
         if d.type.get_canonical()._kind_id == ci.TypeKind.VARIABLEARRAY.value:
             raise error(co, f"variable-length array '{d.spelling}' is not supported")
         t = self.ctype(d.type, words, self.start_coord(d))
@@ -1856,6 +1863,10 @@ class ClangReader:
         if callee.kind != K.DECL_REF_EXPR:
             raise error(co, "call through a function pointer cannot be vectorized", "call the function by name")
         name = callee.spelling
+        if fenv.operation(name) is not None:  # (frontends/fenv.py: read by the pycparser frontend only)
+            raise error(co, f"'{name}' (the floating-point environment) is not supported by the clang frontend",
+                        "use the pycparser frontend (--frontend pycparser), which reads glibc's SET_RESTORE_ROUND "
+                        "and libc_fe* calls")
         if name in builtins.NANS:
             lit = [self.strip(a) for a in ch[1:]]
             if len(lit) != 1 or lit[0].kind != K.STRING_LITERAL:

@@ -14,9 +14,14 @@ from expand.ir import Assign, Block, Call, Const, Coord, Expr, If, Index, Member
 
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 #: How both frontends preprocess, after the compiler and its flags (``Isa.preprocessor``): GCC's
-#: default dialect (gnu17), as the output and the scalar code are compiled; _Float128 (in the
-#: declarations of glibc's math.h) is a type pycparser does not know, and nothing expand reads uses it.
-CPP_FLAGS = ["-E", "-D_Float128=double"]
+#: default dialect (gnu17), as the output and the scalar code are compiled.  The _FloatN types are
+#: keywords of GCC that pycparser does not know: _Float32 is float, _Float64 and _Float32x double on
+#: every target expand has; _Float64x and _Float128 are read as long double, which expand refuses where
+#: a value has it (they only appear in declarations and in the unselected arms of glibc's type-generic
+#: macros, whose _Generic then still picks the arm GCC picks: reading an arm that differs from another
+#: matching one is a diagnostic, see generic_selection).
+CPP_FLAGS = ["-E", "-D_Float32=float", "-D_Float64=double", "-D_Float32x=double", "-D_Float64x=long double",
+             "-D_Float128=long double"]
 
 
 def is_null_pointer_constant(e: Expr) -> bool:
@@ -163,12 +168,41 @@ def include_site(pre: str, path: str, header: str) -> Coord | None:
 
 
 
+def _braces(line: str, depth: int, in_comment: bool) -> tuple[int, bool]:
+    """Brace depth and whether a block comment is open after ``line`` (strings, character constants
+    and comments skipped)."""
+    i, n = 0, len(line)
+    while i < n:
+        if in_comment:
+            end = line.find("*/", i)
+            if end < 0:
+                return depth, True
+            i, in_comment = end + 2, False
+            continue
+        c = line[i]
+        if line.startswith("//", i):
+            break
+        if line.startswith("/*", i):
+            i, in_comment = i + 2, True
+            continue
+        if c in "\"'":
+            j = i + 1
+            while j < n and line[j] != c:
+                j += 2 if line[j] == "\\" else 1
+            i = j + 1
+            continue
+        depth += (c == "{") - (c == "}")
+        i += 1
+    return max(depth, 0), in_comment
+
+
 def prologue_lines(text: str) -> list[str]:
     """The user's preprocessor lines up to the last ``#include``: printed back in the output."""
     lines = text.splitlines()
     directives: list[str] = []
     last_include = -1
     i = 0
+    depth, in_comment = 0, False  # braces open (directives inside a function body stay there)
     while i < len(lines):
         line = lines[i]
         full = line
@@ -176,7 +210,9 @@ def prologue_lines(text: str) -> list[str]:
             i += 1
             full = full[:-1] + lines[i]
         stripped = full.strip()
-        if stripped.startswith("#"):
+        if not stripped.startswith("#") or in_comment:
+            depth, in_comment = _braces(full, depth, in_comment)
+        elif depth == 0:
             word = stripped[1:].strip().split(" ")[0].split("(")[0]
             if word in ("include", "define", "undef", "if", "ifdef", "ifndef", "else", "elif", "endif"):
                 directives.append(stripped)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from pycparser import c_ast
+from pycparser import c_ast, c_generator
 from pycparser.c_parser import ParseError
 from pycparserext import ext_c_parser as ext_c_ast
 from pycparserext.ext_c_parser import GnuCParser
@@ -54,7 +54,7 @@ from expand.ir import (
 )
 from expand.mathcalls import signature as math_signature
 
-from . import builtins
+from . import builtins, fenv
 from . import initializers as inits
 from .csemantics import (
     COMPARISONS,
@@ -146,6 +146,7 @@ class Reader:
         self.pending_simd: dict[str, str] | None = None
         self.simd: dict[str, dict[str, str]] = {}
         self.local_statics: list[Symbol] = []  # function-local statics, file-scope symbols (name_local_statics)
+        self.assumptions: dict[str, str] = {}  # function -> what its output assumes (frontends/fenv.py)
         # Side effects inside expressions (``a = b = c``, ``x++``, ``(e1, e2)``, ``({ ... })``): the
         # statements that run before the statement being read (None: none allowed here), and how deep
         # the expression is in operands evaluated only sometimes (&&, ||, ?:) or never (sizeof, typeof).
@@ -355,6 +356,8 @@ class Reader:
             self.toplevel(node)
         prologue = module_prologue(self.source, self.templates)
         for name, fd in self.func_nodes.items():
+            if fenv.operation(name) is not None:
+                continue  # (its calls are read as frontends/fenv.py says)
             if self.in_user_file(fd):
                 self.functions[name] = self.function(fd)
             else:
@@ -362,7 +365,8 @@ class Reader:
                     self.functions[name] = self.function(fd)
                 except ExpandError:
                     pass
-        mod = Module(self.path, self.source.splitlines(), self.functions, self.globals, prologue, self.templates)
+        mod = Module(self.path, self.source.splitlines(), self.functions, self.globals, prologue, self.templates,
+                     {n: a for n, a in self.assumptions.items() if n in self.functions})
         name_local_statics(mod, self.local_statics)
         return mod
 
@@ -571,6 +575,9 @@ class Reader:
         for scope in reversed(self.scopes):
             if name in scope:
                 s = scope[name]
+                if isinstance(s, _EnvLocal):
+                    raise error(self.coord(node), f"'{name}' holds a floating-point environment: it can only be "
+                                "passed to the <fenv.h> functions that save and restore it", _FENV_HINT)
                 return Var(s.type, s)
         if name in self.enums:
             c = self.enums[name]
@@ -661,6 +668,14 @@ class Reader:
             return []
         if isinstance(node, (c_ast.Assignment, c_ast.UnaryOp)) and self._is_update(node):
             return [self.update(node)]
+        if isinstance(node, c_ast.Cast) and isinstance(node.expr, c_ast.FuncCall) \
+                and _env_operation(node.expr) is not None:
+            node = node.expr  # ((void) feraiseexcept (FE_INVALID))
+        if isinstance(node, c_ast.FuncCall) and _env_operation(node) is not None:
+            return self.env_call(node, _env_operation(node))
+        if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) \
+                and node.name.name == "__builtin_unreachable" and not node.args:
+            return []  # (reaching it is undefined: the lanes that do may compute anything)
         if isinstance(node, c_ast.FuncCall):
             pun = self.memcpy_pun(node)
             if pun is not None:
@@ -813,6 +828,7 @@ class Reader:
         finally:
             self.unevaluated -= 1
         default = None
+        chosen = []
         for assoc in node.associations:
             if assoc.type is None:
                 default = assoc.expr
@@ -822,7 +838,14 @@ class Reader:
             except ExpandError:
                 continue  # (a type expand does not take: _Float64x, ...; it cannot be the one chosen)
             if at == t:
-                return self.expr(assoc.expr)
+                chosen.append(assoc.expr)
+        if chosen:
+            gen = c_generator.CGenerator()
+            if len({gen.visit(e) for e in chosen}) > 1:  # (float and _Float32, both float to expand)
+                raise error(self.coord(node), f"_Generic has two different associations for type '{t}' "
+                            "as expand reads types (_Float32 is float, _Float64 and _Float32x are double)",
+                            "give the association of the type you use only")
+            return self.expr(chosen[0])
         if default is None:
             raise error(self.coord(node), f"_Generic has no association for type '{t}'")
         return self.expr(default)
@@ -915,6 +938,72 @@ class Reader:
         # (an assignment to a global variable: expand/global_writes.py takes it or diagnoses it)
         return e
 
+    def env_local(self, d: c_ast.Decl) -> bool:
+        """Whether ``d`` declares a local that only holds a saved floating-point environment (``fenv_t
+        env;``, glibc's ``struct rm_ctx ctx __attribute__ ((cleanup (...)))``): recorded, no statement."""
+        node = d.type
+        if not isinstance(node, c_ast.TypeDecl):
+            return False
+        inner = node.type
+        typedef = inner.names[0] if isinstance(inner, c_ast.IdentifierType) and len(inner.names) == 1 else None
+        tag = inner.name if isinstance(inner, c_ast.Struct) and inner.decls is None else None
+        if not fenv.is_env_type_name(typedef, tag):
+            return False
+        co = self.coord(d)
+        if d.init is not None or "static" in (d.storage or []):
+            raise error(co, f"'{d.name}' (a floating-point environment) is initialized or static",
+                        "declare it without an initializer and fill it with the <fenv.h> functions")
+        cleanup = _attribute_args(d.type, "cleanup")
+        if cleanup is not None:
+            fn = cleanup[0] if len(cleanup) == 1 and isinstance(cleanup[0], c_ast.ID) else None
+            if fn is None or (fenv.operation(fn.name) or ("", ""))[0] != fenv.KEEP_ENV:
+                raise error(co, f"'__attribute__ ((cleanup))' on '{d.name}' is not supported",
+                            "only glibc's functions that restore the environment can be cleanups here")
+        self.scopes[-1][d.name] = _EnvLocal(d.name, co)
+        return True
+
+    def env_call(self, node: c_ast.FuncCall, op: tuple[str, str]) -> list[Stmt]:
+        """A call of a floating-point environment function as a statement (frontends/fenv.py): no
+        statement, or a diagnostic."""
+        co = self.coord(node)
+        name = node.name.name
+        what, base = op
+        if what == fenv.READS:
+            raise error(co, f"'{name}' reads the floating-point environment: it cannot be vectorized", _FENV_HINT)
+        if what == fenv.SETS:
+            raise error(co, f"'{name}' changes the caller's floating-point environment: it cannot be vectorized",
+                        _FENV_HINT)
+        args = node.args.exprs if node.args else []
+        for i, a in enumerate(args):
+            if isinstance(a, c_ast.UnaryOp) and a.op == "&" and isinstance(a.expr, c_ast.ID) \
+                    and isinstance(self.find_local(a.expr.name), _EnvLocal):
+                continue
+            if what == fenv.NEAREST and i == len(args) - 1:
+                try:
+                    mode = self.const_int(a)
+                except ExpandError:
+                    mode = None
+                if mode != fenv.FE_TONEAREST:
+                    raise error(self.coord(a), f"'{name}' sets a rounding mode other than FE_TONEAREST: "
+                                "it cannot be vectorized", _FENV_HINT)
+                continue
+            try:
+                value, pre = self.captured(lambda a=a: self.expr(a))
+            except ExpandError:  # (FE_DFL_ENV: a cast to const fenv_t *, a type expand does not read)
+                value, pre = None, True
+            if pre or isinstance(value.type, (T.Pointer, T.Array)):
+                raise error(self.coord(a), f"this argument of '{name}' is not supported",
+                            "pass the address of a local fenv_t, or flags without side effects")
+        self.assumptions[self.fn_name] = fenv.ASSUMPTION
+        return []
+
+    def find_local(self, name: str):
+        """The innermost local or parameter named ``name`` (None if there is none)."""
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
     def local_decl(self, d: c_ast.Decl) -> list[Stmt]:
         co = self.coord(d)
         storage = list(d.storage or [])
@@ -929,6 +1018,12 @@ class Reader:
         if d.name is None:
             self.ctype(d.type)
             return []
+        if self.env_local(d):
+            return []
+        cleanup = _attribute_args(d.type, "cleanup")
+        if cleanup is not None:
+            raise error(co, f"'__attribute__ ((cleanup))' on '{d.name}' is not supported",
+                        "call the cleanup function at the end of the block yourself")
         if isinstance(d.type, c_ast.ArrayDecl) and d.type.dim is not None:
             try:
                 self.const_int(d.type.dim)
@@ -1246,10 +1341,23 @@ class Reader:
             raise error(co, "call through a function pointer cannot be vectorized",
                         "call the function by name")
         name = node.name.name
+        if _env_operation(node) is not None and not self.unevaluated:
+            raise error(co, f"the value of '{name}' (the floating-point environment) cannot be vectorized",
+                        _FENV_HINT)
         if name == "__builtin_types_compatible_p" and type(node.args).__name__ == "TypeList" \
                 and len(node.args.types) == 2:
-            a, b = (T.strip_spelling(self.ctype(x.type)) for x in node.args.types)
-            return Const(T.INT, int(a == b), str(int(a == b)))
+            types: list[T.CType | None] = []
+            problem = None
+            for x in node.args.types:
+                try:
+                    types.append(T.strip_spelling(self.ctype(x.type)))
+                except ExpandError as exc:  # (long double, ...: never one of the types expand takes)
+                    types.append(None)
+                    problem = exc
+            if types[0] is None and types[1] is None:
+                raise problem
+            same = int(types[0] == types[1])
+            return Const(T.INT, same, str(same))
         if node.args is not None and not isinstance(node.args, c_ast.ExprList):  # __builtin_offsetof(T, m), ...
             raise error(co, f"builtin '{name}' is not supported")
         raw = node.args.exprs if node.args else []
@@ -1414,6 +1522,32 @@ class _Parser(GnuCParser):
 
 def _function_pointer(t: T.CType | None) -> bool:
     return isinstance(t, T.Pointer) and isinstance(t.target, T.Func)
+
+
+_FENV_HINT = ("expand's output computes in the caller's rounding mode and keeps no exception flags; "
+              "it drops only saving, restoring and round-to-nearest requests (see README, 'The floating-point "
+              "environment')")
+
+
+class _EnvLocal:
+    """A local that holds a saved floating-point environment (never read: frontends/fenv.py)."""
+
+    def __init__(self, name: str, coord: Coord) -> None:
+        self.name, self.coord = name, coord
+
+
+def _env_operation(node: c_ast.FuncCall) -> tuple[str, str] | None:
+    """What a call of a floating-point environment function does (frontends/fenv.py), else None."""
+    return fenv.operation(node.name.name) if isinstance(node.name, c_ast.ID) else None
+
+
+def _attribute_args(node, name: str) -> list | None:
+    """The arguments of ``__attribute__ ((name (...)))`` kept by pycparserext on ``node``, else None."""
+    attrs = getattr(node, "attributes", None)
+    for a in getattr(attrs, "exprs", None) or []:
+        if isinstance(a, c_ast.FuncCall) and isinstance(a.name, c_ast.ID) and a.name.name.strip("_") == name:
+            return list(a.args.exprs) if a.args is not None else []
+    return None
 
 
 def _has_attribute(node, name: str) -> bool:

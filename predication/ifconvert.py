@@ -39,6 +39,7 @@ from expand.ir import (
     Unary,
     Var,
     flatten,
+    stmt_exprs,
     stmt_reads,
     vars_read,
 )
@@ -296,10 +297,15 @@ def decide_blends(lin: Linear) -> None:
     for e in exprs_of_term(lin.cfg.exit):
         final_reads |= vars_read(e)
     count: dict[Symbol, int] = {}
+    addressed: set[Symbol] = set()
     for t in flatten(lin.stmts):
         for v in _mentions(t):
             count[v] = count.get(v, 0) + 1
-    _decide_region(lin.stmts, lin.cfg, lin.block_of, final_reads, None, count, getattr(lin, "uniform_branches", []))
+        for e in stmt_exprs(t):
+            addressed |= {x.operand.sym for x in e.walk()
+                          if isinstance(x, Unary) and x.op == "&" and isinstance(x.operand, Var)}
+    _decide_region(lin.stmts, lin.cfg, lin.block_of, final_reads, None, count, getattr(lin, "uniform_branches", []),
+                   frozenset(addressed))
 
 
 def _mentions(t: Stmt) -> list[Symbol]:
@@ -313,9 +319,10 @@ def _mentions(t: Stmt) -> list[Symbol]:
 
 def _decide_region(stmts: list[Stmt], cfg: CFG | None, block_of: dict, final_reads: set[Symbol],
                    allowed: set[Symbol] | None, count: dict[Symbol, int],
-                   branches: list[UniformBranch] | None = None) -> None:
+                   branches: list[UniformBranch] | None = None, addressed: frozenset[Symbol] = frozenset()) -> None:
     """The blend rule on one statement list; ``allowed`` None = every variable (function body).
-    ``branches``: the uniform branches; an unmasked assignment on one of their sides may not run."""
+    ``branches``: the uniform branches; an unmasked assignment on one of their sides may not run.
+    ``addressed``: variables whose address is taken (a call writes them through it: they always blend)."""
     for s in stmts:
         if isinstance(s, MaskedLoop):
             sub = getattr(s, "cfg", None)
@@ -337,7 +344,7 @@ def _decide_region(stmts: list[Stmt], cfg: CFG | None, block_of: dict, final_rea
                 if isinstance(t, Assign) and t.mask is not None and isinstance(t.target, Var):
                     t.blend = True
             if sub is not None:
-                _decide_region(s.body, sub, block_of, set(), local, count, branches)
+                _decide_region(s.body, sub, block_of, set(), local, count, branches, addressed)
     reads = [_reads(s) for s in stmts]
     defs = [_defs(s) for s in stmts]
     for i, s in enumerate(stmts):
@@ -346,6 +353,9 @@ def _decide_region(stmts: list[Stmt], cfg: CFG | None, block_of: dict, final_rea
         x = _target_var(s.target)
         if x is None or (allowed is not None and x not in allowed):
             continue  # stores through pointers are always load-blend-store
+        if x in addressed:
+            s.blend = True  # (its address may have given it a value in any lane: a definition _defs misses)
+            continue
         earlier_def = x.kind == "param" or any(x in d for d in defs[:i])
         if not earlier_def:
             s.blend = False

@@ -1,0 +1,218 @@
+"""glibc idioms of dbl-64 and flt-32 that expand reads since session 27, each on every ISA: compiled with
+-Wall -Wextra -Werror and verified bit for bit against the scalar source (the run skipped where the
+host lacks the ISA); and the refusals that keep exit 0 meaning correct code.
+
+- the floating-point environment (frontends/fenv.py): saving, restoring and round-to-nearest
+  requests dropped, anything else a diagnostic, any other ``cleanup`` attribute too (both frontends);
+- a variable whose address a call fills, then changed under a condition (e_gamma_r's
+  ``__frexp (x_adj, &x_adj_log2); if (...) x_adj_log2--;``: the decrement once reached every lane);
+- double to int conversions on AltiVec with a NaN in the register (qemu's xvcvdpsxws);
+- a pointer set to one of several tables (e_j0's ``p = pR8; ... p = pR5;``);
+- ``#include`` inside a function body (s_tan.c's ``utan.h``), a global of an anonymous union type
+  (s_sin.c's ``__sincostab``), ``_FloatN`` types, ``__builtin_unreachable``, type-generic macros
+  that name ``_Float128``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from expand_case import check_source, expand_source
+
+from emit import ISAS
+from expand.cli import main as expand_main
+from expand.diagnostics import ExpandError
+from frontends.clang_frontend import available as clang_available
+
+ALL = list(ISAS)
+
+#: glibc's SET_RESTORE_ROUND and libc_feholdexcept_setround / libc_fesetenv, as fenv_private.h spells
+#: them (the helpers' bodies are glibc's business: expand never reads them)
+FENV = r"""
+#include <fenv.h>
+struct rm_ctx { fenv_t env; _Bool updated_status; };
+static inline void libc_feholdsetround_sse_ctx (struct rm_ctx *ctx, int r)
+{ fegetenv (&ctx->env); ctx->updated_status = fesetround (r) == 0; }
+static inline void libc_feresetround_sse_ctx (struct rm_ctx *ctx)
+{ if (ctx->updated_status) fesetenv (&ctx->env); }
+static inline void libc_feholdexcept_setround_sse (fenv_t *e, int r) { feholdexcept (e); fesetround (r); }
+static inline void libc_fesetenv_sse (fenv_t *e) { fesetenv (e); }
+#define SET_RESTORE_ROUND(RM) \
+  struct rm_ctx ctx __attribute__ ((cleanup (libc_feresetround_sse_ctx))); \
+  libc_feholdsetround_sse_ctx (&ctx, (RM))
+
+double f (double x)
+{
+  fenv_t env;
+  libc_feholdexcept_setround_sse (&env, FE_TONEAREST);
+  double y = x * 3.0 + 1.0;
+  if (y > 2.0)
+    {
+      SET_RESTORE_ROUND (FE_TONEAREST);
+      y = y * y - 0.5;
+    }
+  feraiseexcept (y > 100.0 ? FE_INEXACT : FE_INVALID);
+  libc_fesetenv_sse (&env);
+  return y;
+}
+"""
+
+
+@pytest.mark.parametrize("isa", ALL)
+def test_fenv_save_restore_and_round_to_nearest(tmp_path: Path, isa: str) -> None:
+    check_source(tmp_path, "fenv", FENV, isa)
+    _, _, res = expand_source(tmp_path, "fenv", FENV, isa)
+    assert "Assumes (f): the floating-point environment" in res.text
+    assert "fenv_t env" not in res.text and "libc_fe" not in res.text.split("*/", 1)[1]
+
+
+@pytest.mark.parametrize("body, message", [
+    ("libc_feholdexcept_setround_sse (&env, FE_TOWARDZERO); double y = x + 1.0; libc_fesetenv_sse (&env);",
+     "sets a rounding mode other than FE_TONEAREST"),
+    ("double y = x + 1.0; if (fetestexcept (FE_INEXACT)) y = 0;", "(the floating-point environment) cannot"),
+    ("fetestexcept (FE_INEXACT); double y = x;", "reads the floating-point environment"),
+    ("fesetround (FE_TONEAREST); double y = x;", "changes the caller's floating-point environment"),
+    ("double y = x; libc_fesetenv_sse (FE_DFL_ENV);", "this argument of 'libc_fesetenv_sse' is not supported"),
+    ("fenv_t env; double y = x + (&env != 0);", "holds a floating-point environment"),
+])
+def test_fenv_refusals(tmp_path: Path, body: str, message: str) -> None:
+    text = FENV.split("double f (double x)")[0] + f"double f (double x) {{ {body} return y; }}\n"
+    if "fenv_t env;" not in body and "&env" in body:
+        text = text.replace("double f (double x) {", "double f (double x) { fenv_t env;")
+    with pytest.raises(ExpandError, match=".*") as info:
+        expand_source(tmp_path, "refuse", text, "sse4.1", frontend="pycparser")
+    assert message in str(info.value)
+
+
+@pytest.mark.parametrize("frontend", ["pycparser", "clang", "auto"])
+def test_other_cleanup_attributes_are_refused(tmp_path: Path, frontend: str) -> None:
+    if frontend != "pycparser" and not clang_available():
+        pytest.skip("libclang is not installed")
+    text = "void g (int *p);\nint f (int x)\n{\n  int y __attribute__ ((cleanup (g))) = x;\n  return y + 1;\n}\n"
+    with pytest.raises(ExpandError) as info:
+        expand_source(tmp_path, "cleanup", text, "sse4.1", frontend=frontend)
+    assert "'__attribute__ ((cleanup))' on 'y' is not supported" in str(info.value)
+    assert info.value.coord.line == 4
+
+
+def test_clang_frontend_refuses_fenv_calls(tmp_path: Path) -> None:
+    if not clang_available():
+        pytest.skip("libclang is not installed")
+    text = "#include <fenv.h>\nint f (int x)\n{\n  if (fetestexcept (FE_INEXACT)) x++;\n  return x;\n}\n"
+    with pytest.raises(ExpandError) as info:
+        expand_source(tmp_path, "fenvclang", text, "sse4.1", frontend="clang")
+    assert "the floating-point environment" in str(info.value)
+
+
+#: e_gamma_r.c's gamma_positive, cut down: an out-parameter filled per lane by an external call, then
+#: changed under a condition that differs per lane
+FREXP = r"""
+double __frexp (double, int *);
+static double pos (double x, int *adj)
+{
+  if (x < 0.5) { *adj = 0; return x; }
+  double xa = x + 4.0;
+  int lg;
+  double m = __frexp (xa, &lg);
+  if (m < 0.7071067811865476) { lg--; m *= 2.0; }
+  *adj = lg * (int) xa;
+  return m;
+}
+double f (double x)
+{
+  int adj;
+  double t = pos (x > 0 ? x : -x, &adj);
+  return t * adj;
+}
+"""
+FREXP_COMPANION = "#include <math.h>\ndouble __frexp (double x, int *e) { return frexp (x, e); }\n"
+
+
+@pytest.mark.parametrize("isa", ALL)
+def test_address_filled_variable_changed_under_a_condition(tmp_path: Path, isa: str) -> None:
+    check_source(tmp_path, "frexp", FREXP, isa, companion=FREXP_COMPANION, bounds={})
+
+
+@pytest.mark.parametrize("isa", ALL)
+def test_double_to_int_next_to_nan(tmp_path: Path, isa: str) -> None:
+    text = "int f (double b) { return b == b && b > -1e9 && b < 1e9 ? (int) b : -1; }\n" \
+           "unsigned g (double b) { return b == b && b > -1 && b < 4e9 ? (unsigned) b : 7u; }\n"
+    check_source(tmp_path, "d2i", text, isa, n_random=20000)
+
+
+TABLES = r"""
+static const double A[6] = {1, 2, 3, 4, 5, 6};
+static const double B[6] = {-1, 0.5, 0.25, 7, 8, 9};
+static const double C[4] = {10, 20, 30, 40};
+double f (double x, int k)
+{
+  const double *p, *q;
+  if (x > 3) { p = A; q = &B[1]; }
+  else if (x > 0) { p = B; q = &A[2]; }
+  else { p = C; q = C; }
+  double r = p[0] + x * p[1];
+  return r + p[3] * x * x + q[k & 1] + *q;
+}
+"""
+
+
+@pytest.mark.parametrize("isa", ALL)
+def test_pointer_to_one_of_several_tables(tmp_path: Path, isa: str) -> None:
+    check_source(tmp_path, "tables", TABLES, isa)
+
+
+def test_pointer_to_tables_stored_through_is_refused(tmp_path: Path) -> None:
+    text = "static double A[2], B[2];\nvoid f (double x)\n{\n  double *p;\n  if (x > 0) p = A; else p = B;\n" \
+           "  p[0] = x;\n}\n"
+    with pytest.raises(ExpandError):
+        expand_source(tmp_path, "store", text, "sse4.1")
+
+
+@pytest.mark.parametrize("isa", ["sse2", "avx2", "neon", "altivec"])
+def test_include_inside_a_function_and_anonymous_union_global(tmp_path: Path, isa: str) -> None:
+    (tmp_path / "consts.h").write_text("static const union { double d; unsigned long long u; } "
+                                       "g1 = {.u = 0x3ff8000000000000ull};\n")
+    (tmp_path / "tab.c").write_text("const union { int i[4]; double x[2]; } tab = {.x = {0.25, 8.0}};\n")
+    text = "extern const union { int i[4]; double x[2]; } tab;\n" \
+           "double f (double x)\n{\n#include \"consts.h\"\n  return x > 1 ? x * g1.d : x + tab.x[1];\n}\n"
+    check_source(tmp_path, "incl", text, isa, companion=(tmp_path / "tab.c").read_text())
+    _, _, res = expand_source(tmp_path, "incl", text, isa)
+    assert '#include "consts.h"' not in res.text
+
+
+@pytest.mark.parametrize("isa", ["sse4.1", "neon", "altivec"])
+def test_floatn_types_and_builtin_unreachable(tmp_path: Path, isa: str) -> None:
+    text = "#include <math.h>\n_Float32 f (_Float32 x, int n)\n{\n  _Float64 t;\n  switch (n & 3)\n    {\n" \
+           "    case 0: t = x + 1; break;\n    case 1: t = x - 3; break;\n    case 2: t = x * 2; break;\n" \
+           "    case 3: t = fabs (x) + 1; break;\n    default: __builtin_unreachable ();\n    }\n" \
+           "  return t * 0.5;\n}\n"
+    check_source(tmp_path, "floatn", text, isa)
+
+
+def test_generic_with_float_and_float32_is_refused(tmp_path: Path) -> None:
+    text = "int f (float x) { return _Generic (x, float: 1, _Float32: 2, default: 3); }\n"
+    with pytest.raises(ExpandError) as info:
+        expand_source(tmp_path, "gen", text, "sse4.1", frontend="pycparser")
+    assert "two different associations" in str(info.value)
+
+
+@pytest.mark.parametrize("isa", ["sse4.1", "avx2", "neon"])
+def test_type_generic_macro_naming_float128(tmp_path: Path, isa: str) -> None:
+    """glibc's fabs_tg and math_check_force_underflow: _Generic arms and __builtin_types_compatible_p
+    name long double and _Float128, which expand reads as a type it refuses; the double arm is chosen."""
+    text = "#define TG(x) _Generic ((x), float: __builtin_fabsf (x), default: __builtin_fabs (x), " \
+           "long double: __builtin_fabsl (x), _Float128: __builtin_fabsf128 (x))\n" \
+           "double f (double x)\n{\n  double y = TG (x);\n" \
+           "  if (__builtin_types_compatible_p (__typeof (y), long double)) return 0;\n" \
+           "  if (__builtin_types_compatible_p (__typeof (y), double)) return y + 1;\n  return y;\n}\n"
+    check_source(tmp_path, "tg", text, isa, frontend="pycparser")
+
+
+def test_cli_reports_the_fenv_assumption_and_exit_zero(tmp_path: Path, capsys) -> None:
+    src = tmp_path / "fenv.c"
+    src.write_text(FENV)
+    out = tmp_path / "fenv_out.c"
+    assert expand_main([str(src), "--isa", "sse2", "-o", str(out)]) == 0
+    head = " ".join(out.read_text().split("*/", 1)[0].split())
+    assert "round-to-nearest" in head and "exception flags" in head
