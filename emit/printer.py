@@ -412,6 +412,12 @@ class FunctionPrinter:
             self.lines.append(f"{ind}{name} = {v};")
             return
         if isinstance(tgt, Unary) and tgt.op == "*" and isinstance(tgt.operand, Var) \
+                and tgt.operand.sym.kind == "param" and tgt.operand.sym.shape == "uniform":
+            if m is not None or self.sh.varying(s.value):  # (expand/shared_stores.py refuses these first)
+                raise error(s.coord, "this store through a uniform pointer differs per lane")
+            self.lines.append(f"{ind}*{tgt.operand.sym.name} = {self.scalar(s.value)};")
+            return
+        if isinstance(tgt, Unary) and tgt.op == "*" and isinstance(tgt.operand, Var) \
                 and tgt.operand.sym.kind == "param":
             p = tgt.operand.sym.name
             k = self.k(tgt.type)

@@ -32,6 +32,7 @@ from .lower import NameMaker, lower_function
 from .mathcalls import rewrite_math_calls
 from .pointer_locals import pointer_locals
 from .shape import analyze
+from .shared_stores import check_shared_stores
 from .vecmath import VectorMath
 
 
@@ -203,6 +204,7 @@ def vectorize(fn: Function, isa, vname: str, prefix: str, expandable: set[str], 
     if dot is not None:
         dot.append(to_dot(lin))
     shapes = analyze(fn.params, lin.stmts, entry)
+    check_shared_stores(lin.stmts, shapes, lin.ret.value)
     insert_guards(lin, boscc, isa.boscc_test_cost, isa.boscc_plain_cost, isa.boscc_blend_cost, isa.boscc_regs)
     printer = FunctionPrinter(isa, lin, shapes, prefix, set(expandable))
     text = printer.function(vname, used, entry)

@@ -705,6 +705,10 @@ def test_abi_usage_errors(work: Path, capsys) -> None:
     assert "points to a gang" in capsys.readouterr().err
     assert expand_main([str(ROOT / "mathlib/chroma.c"), "--isa", "sse4.1", "--abi", "--uniform",
                         "bred,bgreen,bblue", "-o", str(work / "x.c")]) == 1
+    assert "one place every lane shares ('bred', a uniform pointer)" in capsys.readouterr().err
+    bytes_src = work / "bytes.c"
+    bytes_src.write_text("unsigned char f(unsigned char a, unsigned char b) { return a > b ? a : b; }\n")
+    assert expand_main([str(bytes_src), "--isa", "sse4.1", "--abi", "-o", str(work / "x.c")]) == 1
     assert "8-bit" in capsys.readouterr().err
 
 

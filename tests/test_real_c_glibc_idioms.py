@@ -216,3 +216,30 @@ def test_cli_reports_the_fenv_assumption_and_exit_zero(tmp_path: Path, capsys) -
     assert expand_main([str(src), "--isa", "sse2", "-o", str(out)]) == 0
     head = " ".join(out.read_text().split("*/", 1)[0].split())
     assert "round-to-nearest" in head and "exception flags" in head
+
+
+SHARED_OK = r"""
+int log_[64];
+#pragma omp declare simd uniform(c)
+void f (float x, int i, int *c)
+{
+  *c = 5;
+  log_[i & 63] = (int) x;
+}
+"""
+
+
+@pytest.mark.parametrize("isa", ALL)
+def test_shared_stores_that_keep_lane_order_expand(tmp_path: Path, isa: str) -> None:
+    """A lane-invariant store and one scatter (its lanes' stores go out in lane order) to memory every
+    lane shares: expanded and compiled strictly (verify compares no global arrays; the refusals are in
+    tests/diagnostics/shared_store_*.c)."""
+    _, isa_obj, res = expand_source(tmp_path, "shared", SHARED_OK, isa)
+    out = tmp_path / "shared_out.c"
+    out.write_text(res.text)
+    import subprocess
+
+    from expand_case import STRICT
+    p = subprocess.run([*isa_obj.cc, *STRICT, *isa_obj.cflags, "-c", str(out), "-o", str(tmp_path / "s.o")],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr + res.text
