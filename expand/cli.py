@@ -192,6 +192,8 @@ def run(args: argparse.Namespace) -> int:
         print("expand: error: --verify needs the input as a file", file=sys.stderr)
         return EXIT_USAGE
     status = verify_result(result, path, args, isa, vector_math) if args.verify else EXIT_OK
+    if status == EXIT_USAGE:
+        return status
     if status == EXIT_DIAG:  # nothing is left behind as if it were good
         written = [o for o in (args.output, args.header) if o]
         if written:
@@ -275,14 +277,21 @@ def verify_result(result, path: str, args, isa, vector_math=None) -> int:
         libs = needs.libs + libs
         ulp_bound = needs.ulp_bound
     for f in result.functions:
-        rep = verify(scalar_sources=[Path(path).resolve()], scalar_name=f.scalar_name, vector_c=result.text,
-                     vector_name=f.vector_name, params=verify_params(f.params), ret=f.ret,
-                     isa=isa, include_dirs=[Path(d).resolve() for d in args.include], defines=args.define,
-                     undefs=args.undef, link_files=link_files, libs=libs, constants=f.constants,
-                     n_random=args.random, scalar_static=f.static, nan_bits=args.strict_nan,
-                     bounds={n: r for n, r in args.range if any(p.name == n for p in f.params)},
-                     global_vars=[(g.name, g.type) for g in f.globals],
-                     **({"ulp_bound": ulp_bound} if ulp_bound is not None else {}))
+        try:
+            rep = verify(scalar_sources=[Path(path).resolve()], scalar_name=f.scalar_name, vector_c=result.text,
+                         vector_name=f.vector_name, params=verify_params(f.params), ret=f.ret,
+                         isa=isa, include_dirs=[Path(d).resolve() for d in args.include], defines=args.define,
+                         undefs=args.undef, link_files=link_files, libs=libs, constants=f.constants,
+                         n_random=args.random, scalar_static=f.static, nan_bits=args.strict_nan,
+                         bounds={n: r for n, r in args.range if any(p.name == n for p in f.params)},
+                         global_vars=[(g.name, g.type) for g in f.globals],
+                         **({"ulp_bound": ulp_bound} if ulp_bound is not None else {}))
+        except ValueError as exc:  # (--range on a parameter verify cannot bound)
+            if not str(exc).startswith("bounds:"):
+                raise
+            print(f"expand: error: argument --range: {f.scalar_name}: {str(exc).removeprefix('bounds: ')} "
+                  "(it takes integer value parameters, within their type)", file=sys.stderr)
+            return EXIT_USAGE
         if rep.not_run is not None:
             print(f"expand: {rep.summary}; {f.scalar_name} is NOT verified", file=sys.stderr)
             if status == EXIT_OK:

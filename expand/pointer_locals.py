@@ -67,7 +67,31 @@ def pointer_locals(fn: Function) -> None:
     """Rewrite ``fn``'s local pointers as integers (see the module docstring)."""
     _table_pointers(fn)
     _tables_pointers(fn)
+    _copy_assigned_parameters(fn)
     _parameter_pointers(fn)
+
+
+def _copy_assigned_parameters(fn: Function) -> None:
+    """A pointer parameter the function assigns (glibc's sincos swaps ``sinx`` and ``cosx`` per lane:
+    ``double *temp = cosx; cosx = sinx; sinx = temp;``) becomes a local copy of it made at the entry,
+    which ``_parameter_pointers`` then turns into the number of the parameter it holds."""
+    assigned = [p for p in fn.params if isinstance(p.type, T.Pointer) and any(
+        isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym is p for s in walk_stmts(fn.body))]
+    in_loop_conds = {n.sym for s in walk_stmts(fn.body) if isinstance(s, Loop) and s.cond is not None
+                     for n in s.cond.walk() if isinstance(n, Var)}
+    names = NameMaker(fn)
+    for p in assigned:
+        if p in in_loop_conds:
+            continue
+        cur = Symbol(names.fresh(f"{p.name}_now"), p.type, "local", p.coord)
+        fn.locals.append(cur)
+
+        def f(n: Expr, p: Symbol = p, cur: Symbol = cur) -> Expr:
+            return Var(n.type, cur) if isinstance(n, Var) and n.sym is p else n
+
+        for s in walk_stmts(fn.body):
+            map_stmt_exprs(s, f)
+        fn.body.insert(0, Assign(p.coord, Var(p.type, cur), Var(p.type, p)))
 
 
 def _tables_pointers(fn: Function) -> None:

@@ -243,3 +243,36 @@ def test_shared_stores_that_keep_lane_order_expand(tmp_path: Path, isa: str) -> 
     p = subprocess.run([*isa_obj.cc, *STRICT, *isa_obj.cflags, "-c", str(out), "-o", str(tmp_path / "s.o")],
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr + res.text
+
+
+SWAP = r"""
+void f (double x, double *sinx, double *cosx)
+{
+  double a = x * 0.5;
+  int n = (int) (x * 4.0);
+  if (n & 1)
+    {
+      double *temp = cosx;
+      cosx = sinx;
+      sinx = temp;
+    }
+  *sinx = a + 1.0;
+  double xx = a - 1.0;
+  *cosx = (n & 2) ? -xx : xx;
+}
+"""
+
+
+@pytest.mark.parametrize("isa", ALL)
+def test_pointer_parameters_swapped_per_lane(tmp_path: Path, isa: str) -> None:
+    """glibc's dbl-64 sincos: the out-parameters themselves are swapped under a varying condition."""
+    check_source(tmp_path, "swap", SWAP, isa)
+
+
+def test_range_on_a_float_parameter_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    src = tmp_path / "swap.c"
+    src.write_text(SWAP)
+    assert expand_main([str(src), "--isa", "sse2", "--verify", "--range", "x=0:9", "-o", str(tmp_path / "o.c")]) == 2
+    err = capsys.readouterr().err
+    assert "argument --range: f: 'x' is not an integer value parameter" in err and "Traceback" not in err
+    assert not (tmp_path / "o.c").exists()
