@@ -63,8 +63,20 @@ def _table_of(e: Expr, idx: dict[Symbol, tuple[Symbol, Symbol]]) -> tuple[Symbol
     return None
 
 
+def _row_of(e: Expr) -> tuple[Symbol, Expr] | None:
+    """(table, row) when ``e`` is ``G[i]``, a row of a global two-dimensional array ``G`` (decaying to a
+    pointer to its first element: glibc's j0f ``const float *p = Pj[index];``)."""
+    if isinstance(e, Cast) and isinstance(e.type, T.Pointer):
+        e = e.operand
+    if isinstance(e, Index) and isinstance(e.base, Var) and e.base.sym.kind == "global" \
+            and isinstance(e.base.sym.type, T.Array) and isinstance(e.base.sym.type.elem, T.Array):
+        return e.base.sym, e.index
+    return None
+
+
 def pointer_locals(fn: Function) -> None:
     """Rewrite ``fn``'s local pointers as integers (see the module docstring)."""
+    _row_pointers(fn)
     _table_pointers(fn)
     _tables_pointers(fn)
     _copy_assigned_parameters(fn)
@@ -92,6 +104,54 @@ def _copy_assigned_parameters(fn: Function) -> None:
         for s in walk_stmts(fn.body):
             map_stmt_exprs(s, f)
         fn.body.insert(0, Assign(p.coord, Var(p.type, cur), Var(p.type, p)))
+
+
+def _row_pointers(fn: Function) -> None:
+    """Local pointers to a row of one global two-dimensional table (``p = G[i]``, only read through:
+    ``p[e]``, ``*p``) become the row's number ``p_row``: ``p[e]`` is ``G[p_row][e]``."""
+    defs: dict[Symbol, list[Assign]] = {}
+    for s in walk_stmts(fn.body):
+        if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym.kind == "local" \
+                and isinstance(s.target.sym.type, T.Pointer):
+            defs.setdefault(s.target.sym, []).append(s)
+    rows: dict[Symbol, tuple[Symbol, Symbol]] = {}
+    names = NameMaker(fn)
+    for p, ds in defs.items():
+        found = [_row_of(d.value) for d in ds]
+        if not all(found) or len({t.name for t, _ in found}) != 1:
+            continue
+        table = found[0][0]
+        if T.strip_spelling(p.type.target) != T.strip_spelling(table.type.elem.elem) \
+                or not _only_read_through(fn, p, ds):
+            continue
+        row = Symbol(names.fresh(f"{p.name}_row"), T.INT, "local", p.coord)
+        fn.locals.append(row)
+        rows[p] = (table, row)
+    if not rows:
+        return
+
+    def at(p: Symbol, k: Expr) -> Index:
+        table, row = rows[p]
+        line = Index(table.type.elem, Var(table.type, table), Var(T.INT, row))
+        return Index(table.type.elem.elem, line, k if T.strip_spelling(k.type) == T.INT else Cast(T.INT, k))
+
+    def f(n: Expr) -> Expr:
+        if isinstance(n, Unary) and n.op == "*" and isinstance(n.operand, Var) and n.operand.sym in rows:
+            return at(n.operand.sym, Const(T.INT, 0, "0"))
+        if isinstance(n, Index) and isinstance(n.base, Var) and n.base.sym in rows:
+            return at(n.base.sym, n.index)
+        return n
+
+    for s in walk_stmts(fn.body):
+        if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym in rows:
+            found = _row_of(s.value)
+            assert found is not None
+            k = found[1]
+            s.target = Var(T.INT, rows[s.target.sym][1])
+            s.value = k if T.strip_spelling(k.type) == T.INT else Cast(T.INT, k)
+            continue
+        map_stmt_exprs(s, f)
+    fn.locals = [s for s in fn.locals if s not in rows]
 
 
 def _tables_pointers(fn: Function) -> None:

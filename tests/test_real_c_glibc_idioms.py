@@ -276,3 +276,27 @@ def test_range_on_a_float_parameter_is_a_usage_error(tmp_path: Path, capsys) -> 
     err = capsys.readouterr().err
     assert "argument --range: f: 'x' is not an integer value parameter" in err and "Traceback" not in err
     assert not (tmp_path / "o.c").exists()
+
+
+ROWS = r"""
+static const float Pj[5][7] = {
+  {1, 2, 3, 4, 5, 6, 7}, {8, 9, 10, 11, 12, 13, 14}, {-1, -2, -3, -4, -5, -6, -7},
+  {0.5f, 0.25f, 0.125f, 2, 4, 8, 16}, {3, 1, 4, 1, 5, 9, 2}};
+float f (float x)
+{
+  int index = (int) (x * 0.5f);
+  if (index < 0 || index >= 5) return x;
+  const float *p = Pj[index];
+  float x0 = p[0];
+  float x1 = p[2];
+  if (!(x0 <= x && x <= x1)) return *p;
+  float y = x - p[1];
+  return p[3] + y * (p[4] + y * (p[5] + y * p[6]));
+}
+"""
+
+
+@pytest.mark.parametrize("isa", ALL)
+def test_pointer_to_a_row_of_a_table(tmp_path: Path, isa: str) -> None:
+    """glibc's flt-32 j0f_near_root: ``const float *p = Pj[index];`` with a per-lane row."""
+    check_source(tmp_path, "rows", ROWS, isa)
