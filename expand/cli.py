@@ -165,6 +165,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"expand: error: --abi: GCC 12 has no vector function ABI for {args.isa} (only x86 sse2/sse4.1/"
               "avx2/avx512 and AArch64 neon); use --wrapper array", file=sys.stderr)
         return EXIT_USAGE
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", args.prefix):
+        print(f"expand: error: argument --prefix: '{args.prefix}' does not start a C identifier (letters, digits, "
+              "'_'; not a digit first)", file=sys.stderr)
+        return EXIT_USAGE
+    both = sorted(set(_split(args.uniform)) & set(_split(args.linear)))
+    if both:
+        print(f"expand: error: arguments --uniform and --linear both name '{both[0]}'; a parameter has one shape",
+              file=sys.stderr)
+        return EXIT_USAGE
     if args.header and not (args.abi or args.wrapper):
         print("expand: error: --header declares what --abi or --wrapper array defines; give one of them",
               file=sys.stderr)
