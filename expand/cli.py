@@ -40,7 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
     from emit import ISAS, default_isa
     p = argparse.ArgumentParser(
         prog="expand",
-        description="Expand scalar C functions into vector C (one lane per call) with SIMD intrinsics.",
+        description="Expand scalar C functions into vector C with SIMD intrinsics: one call of the vector "
+                    "function computes one call of the scalar function per lane.",
         epilog="Exit status: 0 success, 1 diagnostics (or --verify mismatches), 2 usage errors, 3 --verify could "
                "not run the code on this host (it compiled; nothing was compared).",
     )
