@@ -671,6 +671,7 @@ class Report:
     date: str = ""
     seconds: float = 0.0
     random: int = 0
+    updated: list[str] = field(default_factory=list)  # "date: files" of each --update since the run
 
     def counted(self) -> list[Row]:
         return [r for r in self.rows if r.status != "no function"]
@@ -696,7 +697,7 @@ class Report:
 
     def to_json(self) -> dict:
         return {"dir": self.dir, "isa": self.isa, "cpu": self.cpu, "date": self.date, "seconds": self.seconds,
-                "random": self.random, "summary": self.summary(), "counts": self.counts(),
+                "random": self.random, "updated": self.updated, "summary": self.summary(), "counts": self.counts(),
                 "flags": asdict(self.flags), "flags_line": self.flags.describe(),
                 "diagnostics": [{"message": m, "count": c, "files": fs} for m, c, fs in self.diagnostics()],
                 "rows": [asdict(r) | {"kind": r.kind} for r in self.rows]}
@@ -709,6 +710,7 @@ class Report:
                f"**{self.summary()}**; {counts}", "",
                f"- directory: `{self.dir}`", f"- date: {self.date}; CPU: {self.cpu}; took {self.seconds:.0f} s",
                f"- ISA: {self.isa}; random inputs per function: {self.random} (plus the edge set)",
+               *[f"- checked again (--update) {u}" for u in self.updated],
                f"- flags ({self.flags.origin}): `{self.flags.describe()}`", ""]
         diags = self.diagnostics()
         if diags:
@@ -836,6 +838,21 @@ def write_report(report: Report, out_dir: Path) -> tuple[Path, Path]:
     return md, js
 
 
+def merged(report: Report, out_dir: Path) -> Report:
+    """The table already in ``out_dir`` for ``report``'s directory and ISA, with ``report``'s rows in
+    place of (or added to) its rows; its date and time stay, its ``updated`` list grows."""
+    path = Path(out_dir) / f"realworld-{Path(report.dir).name}-{report.isa}.json"
+    old = json.loads(path.read_text())
+    if old["dir"] != report.dir or old["isa"] != report.isa:
+        raise ValueError(f"{path} is a table of {old['dir']} ({old['isa']})")
+    fields = {f.name for f in Row.__dataclass_fields__.values()}
+    rows = {r["file"]: Row(**{k: v for k, v in r.items() if k in fields}) for r in old["rows"]}
+    rows.update({r.file: r for r in report.rows})
+    return Report(report.dir, report.isa, report.flags, [rows[k] for k in sorted(rows)], old["cpu"], old["date"],
+                  old["seconds"], old["random"], [*old.get("updated", []), f"{report.date}: "
+                                                  + ", ".join(r.file for r in report.rows)])
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m mathlib.realworld``."""
     from emit import ISAS
@@ -854,7 +871,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=RESULTS_DIR, help="where the tables go (default mathlib/results)")
     ap.add_argument("--files", help="only these files of DIR (comma-separated names)")
     ap.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per file (default 300)")
+    ap.add_argument("--update", action="store_true",
+                    help="with --files: check only those files again and put their rows into the table already "
+                         "in --out (the other rows, the date and the time stay as they were)")
     args = ap.parse_args(argv)
+    if args.update and not args.files:
+        ap.error("--update needs --files")
     if not args.dir.is_dir():
         ap.error(f"{args.dir} is not a directory")
     flags = Flags(include_dirs=[str(Path(d).resolve()) for d in args.include], defines=list(args.define),
@@ -866,6 +888,12 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, RuntimeError) as exc:
         print(f"realworld: error: {exc}", file=sys.stderr)
         return 2
+    if args.update:
+        try:
+            report = merged(report, args.out)
+        except (OSError, ValueError, KeyError) as exc:
+            print(f"realworld: error: --update: {exc}", file=sys.stderr)
+            return 2
     md, js = write_report(report, args.out)
     print(report.text_summary())
     print(f"wrote {md} and {js} ({report.seconds:.0f} s)")

@@ -209,3 +209,20 @@ def test_glibc_flt32_has_no_fail_row_and_keeps_the_committed_count(tmp_path: Pat
     assert not fails, "\n".join(fails)
     got = sum(r.status == "verified" for r in report.rows)
     assert got >= want, f"{report.summary()}: fewer than the {want} committed in mathlib/results"
+
+
+def test_update_merges_rows_into_the_table(fake_report: Report, tmp_path: Path) -> None:
+    """--update: the rows of the files checked again replace theirs; the others, the date and the time stay."""
+    realworld.write_report(fake_report, tmp_path)
+    again = Report(fake_report.dir, fake_report.isa, fake_report.flags,
+                   [Row("refused.c", "verified", functions=["fake_counter"])], date="later")
+    merged = realworld.merged(again, tmp_path)
+    assert [r.file for r in merged.rows] == [r.file for r in fake_report.rows]
+    assert _row(merged, "refused.c").status == "verified"
+    assert _row(merged, "good.c").status == "verified" and _row(merged, "good.c").inputs > 2000
+    assert merged.date == fake_report.date and merged.updated == ["later: refused.c"]
+    assert "checked again (--update) later: refused.c" in merged.to_markdown()
+    other = Report(str(Path("/elsewhere") / Path(fake_report.dir).name), fake_report.isa, fake_report.flags, [],
+                   date="x")
+    with pytest.raises(ValueError):  # (a table of the same name, of another directory)
+        realworld.merged(other, tmp_path)
