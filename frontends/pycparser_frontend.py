@@ -850,6 +850,41 @@ class Reader:
             raise error(self.coord(node), f"_Generic has no association for type '{t}'")
         return self.expr(default)
 
+    def constant_conditional(self, node: c_ast.TernaryOp, which: bool) -> Expr:
+        """``c ? a : b`` with a constant ``c``: the chosen operand, converted to the type of the whole. The
+        other one is never evaluated; when expand cannot read it (a ``long double`` arm of a type-generic
+        macro), its type is still known if it is a cast (``(__typeof (x)) __builtin_fabsl (x)``), or a
+        conditional of such, and then only the chosen one is read."""
+        chosen, other = (node.iftrue, node.iffalse) if which else (node.iffalse, node.iftrue)
+        a = self.expr(chosen)
+        self.unevaluated += 1
+        try:
+            bt = self.expr(other).type
+        except ExpandError:
+            bt = self.static_type(other)
+            if bt is None:
+                raise
+        finally:
+            self.unevaluated -= 1
+        if a.type.is_arith() and bt.is_arith():
+            return self.convert(a, T.usual_arith(a.type, bt))
+        if a.type == bt:
+            return a
+        raise error(self.coord(node), "conditional operator with these operand types is not supported")
+
+    def static_type(self, node) -> T.CType | None:
+        """The type of an expression expand does not read, where its form says it: a cast, or a conditional
+        whose operands both have the same such type; else None."""
+        try:
+            if isinstance(node, c_ast.Cast):
+                return self.ctype(node.to_type.type)
+            if isinstance(node, c_ast.TernaryOp):
+                a, b = self.static_type(node.iftrue), self.static_type(node.iffalse)
+                return a if a is not None and a == b else None
+        except ExpandError:
+            return None
+        return None
+
     def switch(self, node: c_ast.Switch) -> list[Stmt]:
         """``switch``: its body read with case-label markers, lowered by frontends/statements.py."""
         co = self.coord(node)
@@ -1133,6 +1168,10 @@ class Reader:
             return Cast(t, e)
         if isinstance(node, c_ast.TernaryOp):
             c = self.truth(self.expr(node.cond))
+            known = fold_int(c) if isinstance(c, Const) or not any(isinstance(x, (Var, Call)) for x in c.walk()) \
+                else None
+            if known is not None:  # sizeof (x) == sizeof (float) ? ... : ... (glibc's __MATH_TG on AArch64)
+                return self.constant_conditional(node, bool(known))
             with self.sometimes():
                 a = self.expr(node.iftrue)
                 b = self.expr(node.iffalse)

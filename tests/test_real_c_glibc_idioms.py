@@ -300,3 +300,30 @@ float f (float x)
 def test_pointer_to_a_row_of_a_table(tmp_path: Path, isa: str) -> None:
     """glibc's flt-32 j0f_near_root: ``const float *p = Pj[index];`` with a per-lane row."""
     check_source(tmp_path, "rows", ROWS, isa)
+
+
+TG_SIZEOF = r"""
+#define TG(x) (sizeof (x) == sizeof (float) ? (__typeof (x)) __builtin_fabsf (x) \
+   : sizeof (x) == sizeof (double) ? (__typeof (x)) __builtin_fabs (x) : (__typeof (x)) __builtin_fabsl (x))
+float f (float x)
+{
+  if (TG (x) < 1.17549435e-38f)
+    return x * x;
+  return TG (x) + 1.0f;
+}
+double g (double x) { return TG (x) * 0.5; }
+"""
+
+
+@pytest.mark.parametrize("isa", ALL)
+def test_constant_conditional_with_a_long_double_arm(tmp_path: Path, isa: str) -> None:
+    """glibc's __MATH_TG where long double is not distinct from _Float128 (AArch64, POWER): a ?: whose
+    condition is a constant; its long double arm is never read, its type is the cast's."""
+    check_source(tmp_path, "tgsize", TG_SIZEOF, isa, frontend="pycparser")
+
+
+def test_constant_conditional_whose_other_arm_has_no_known_type_is_refused(tmp_path: Path) -> None:
+    text = "float f (float x) { return sizeof (x) == 4 ? x : __builtin_fabsl (x); }\n"
+    with pytest.raises(ExpandError) as info:
+        expand_source(tmp_path, "tgbad", text, "sse4.1", frontend="pycparser")
+    assert "long double" in str(info.value) or "__builtin_fabsl" in str(info.value)
