@@ -106,6 +106,8 @@ def errno_symbol(mod: Module) -> Symbol:
     if sym is None or sym.kind != "global":
         sym = Symbol(ERRNO, T.INT, "global")
         mod.globals[ERRNO] = sym
+    elif sym.type is None:  # (a declaration the frontend left unresolved: errno is an int, C11 7.5)
+        sym.type = T.INT
     return sym
 
 

@@ -205,3 +205,18 @@ def math_builtin(name: str, args: list[Expr], co: Coord | None) -> Expr:
     if name in BITS:
         return bit_builtin(name, args, co)
     raise error(co, f"'{name}' needs a string literal argument")
+
+
+def libm_alias(name: str) -> tuple[str, T.CType, list[T.CType]] | None:
+    """``__builtin_roundf`` and the other ``__builtin_`` spellings of libm functions that are no IR
+    operation: (the libm function, its result type, its parameter types), as GCC calls it (or inlines
+    it with the same result); else None."""
+    from expand.vecmath import LIBM
+
+    base = name.removeprefix("__builtin_")
+    if base == name or base not in LIBM:
+        return None
+    kinds = {"f32": T.FLOAT, "f64": T.DOUBLE, "i32": T.INT}
+    ret, params = LIBM[base]
+    return base, kinds[ret], [kinds[k] for k in params]
+

@@ -1884,6 +1884,9 @@ class ClangReader:
         sig = math_signature(name)  # libm builtins, and libm calls without a prototype
         if sig is not None and len(args) == len(sig[1]) and (name.startswith("__builtin_") or name not in self.globals):
             return Call(sig[0], name, [self.convert(a, pt) for a, pt in zip(args, sig[1])], co)
+        alias = builtins.libm_alias(name)  # __builtin_roundf: roundf's types (the name needs no prototype)
+        if alias is not None and len(args) == len(alias[2]):
+            return Call(alias[1], name, [self.convert(a, pt) for a, pt in zip(args, alias[2])], co)
         if name in _NONLOCAL_JUMPS:
             raise error(co, f"'{name}' (non-local jumps) cannot be vectorized",
                         "keep setjmp/longjmp in the scalar caller")

@@ -881,6 +881,10 @@ class Reader:
             if isinstance(node, c_ast.TernaryOp):
                 a, b = self.static_type(node.iftrue), self.static_type(node.iffalse)
                 return a if a is not None and a == b else None
+            if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
+                d = self.global_nodes.get(node.name.name)  # a prototype: its return type alone
+                if isinstance(d, c_ast.Decl) and isinstance(d.type, (c_ast.FuncDecl, ext_c_ast.FuncDeclExt)):
+                    return self.ctype(d.type.type)
         except ExpandError:
             return None
         return None
@@ -1418,6 +1422,9 @@ class Reader:
         sig = math_signature(name)  # libm builtins, and libm calls without a prototype
         if sig is not None and len(args) == len(sig[1]) and (name.startswith("__builtin_") or name not in self.globals):
             return Call(sig[0], name, [self.convert(a, pt) for a, pt in zip(args, sig[1])], co)
+        alias = builtins.libm_alias(name)  # __builtin_roundf: roundf's types (the name needs no prototype)
+        if alias is not None and len(args) == len(alias[2]):
+            return Call(alias[1], name, [self.convert(a, pt) for a, pt in zip(args, alias[2])], co)
         if name in _NONLOCAL_JUMPS:
             raise error(co, f"'{name}' (non-local jumps) cannot be vectorized",
                         "keep setjmp/longjmp in the scalar caller")

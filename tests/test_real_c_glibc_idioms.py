@@ -327,3 +327,15 @@ def test_constant_conditional_whose_other_arm_has_no_known_type_is_refused(tmp_p
     with pytest.raises(ExpandError) as info:
         expand_source(tmp_path, "tgbad", text, "sse4.1", frontend="pycparser")
     assert "long double" in str(info.value) or "__builtin_fabsl" in str(info.value)
+
+
+@pytest.mark.parametrize("isa", ALL)
+@pytest.mark.parametrize("frontend", ["pycparser", "clang"])
+def test_builtin_spellings_of_libm_functions(tmp_path: Path, isa: str, frontend: str) -> None:
+    """glibc's s_roundf.c on AArch64 (USE_ROUNDF_BUILTIN): ``__builtin_roundf``; and a libm builtin that
+    stays a call per lane, which needs no prototype."""
+    if frontend == "clang" and not clang_available():
+        pytest.skip("libclang is not installed")
+    text = "float f (float x) { return __builtin_roundf (x) + __builtin_expf (x * 0.5f); }\n" \
+           "double g (double x) { return __builtin_round (x) - __builtin_atan2 (x, 2.0); }\n"
+    check_source(tmp_path, "broundf", text, isa, frontend=frontend)
