@@ -36,6 +36,16 @@ def _range(text: str) -> tuple[str, tuple[int, int]]:
     return m.group(1), (lo, hi)
 
 
+def _seconds(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        v = 0.0
+    if not v > 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a positive number of seconds")
+    return v
+
+
 def build_parser() -> argparse.ArgumentParser:
     from emit import ISAS, default_isa
     p = argparse.ArgumentParser(
@@ -102,6 +112,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--range", action="append", default=[], metavar="NAME=LO:HI", type=_range,
                    help="--verify draws integer parameter NAME (edge and random values) from LO..HI only: a "
                         "parameter that indexes memory or counts loop trips (repeatable)")
+    p.add_argument("--verify-timeout", type=_seconds, default=None, metavar="SECONDS",
+                   help="--verify stops a function's run after SECONDS and fails, naming the inputs it was "
+                        "running (default: 600)")
     p.add_argument("--version", action="version", version=f"expand {__version__}")
     return p
 
@@ -273,7 +286,7 @@ def verify_params(params) -> list:
 
 
 def verify_result(result, path: str, args, isa, vector_math=None) -> int:
-    from .verify import verify
+    from .verify import VERIFY_TIMEOUT, trip_bounds, verify
 
     status = EXIT_OK
     link_files, libs, ulp_bound = [Path(x).resolve() for x in args.link], ["m"], None
@@ -287,14 +300,16 @@ def verify_result(result, path: str, args, isa, vector_math=None) -> int:
         libs = needs.libs + libs
         ulp_bound = needs.ulp_bound
     for f in result.functions:
+        bounds, notes = trip_bounds(f.params, f.trip_params, {n: r for n, r in args.range
+                                                              if any(p.name == n for p in f.params)})
         try:
             rep = verify(scalar_sources=[Path(path).resolve()], scalar_name=f.scalar_name, vector_c=result.text,
                          vector_name=f.vector_name, params=verify_params(f.params), ret=f.ret,
                          isa=isa, include_dirs=[Path(d).resolve() for d in args.include], defines=args.define,
                          undefs=args.undef, link_files=link_files, libs=libs, constants=f.constants,
                          n_random=args.random, scalar_static=f.static, nan_bits=args.strict_nan,
-                         bounds={n: r for n, r in args.range if any(p.name == n for p in f.params)},
-                         global_vars=[(g.name, g.type) for g in f.globals],
+                         bounds=bounds, global_vars=[(g.name, g.type) for g in f.globals],
+                         timeout=args.verify_timeout or VERIFY_TIMEOUT,
                          **({"ulp_bound": ulp_bound} if ulp_bound is not None else {}))
         except ValueError as exc:  # (--range on a parameter verify cannot bound)
             if not str(exc).startswith("bounds:"):
@@ -307,7 +322,12 @@ def verify_result(result, path: str, args, isa, vector_math=None) -> int:
             if status == EXIT_OK:
                 status = EXIT_NOT_RUN
             continue
-        print(rep.summary)
+        if rep.verdict == "timeout":  # (a diagnostic, not a verdict on the code)
+            print(f"expand: error: verify: {f.scalar_name}: {rep.summary.split(']: ', 1)[-1]}", file=sys.stderr)
+            print("\n".join([rep.details, *(f"  {n}" for n in notes)]), file=sys.stderr)
+            status = EXIT_DIAG
+            continue
+        print("\n".join([rep.summary, *(f"  {n}" for n in notes)]))
         if not rep.ok:
             print(rep.details, file=sys.stderr)
             status = EXIT_DIAG

@@ -33,6 +33,7 @@ from .mathcalls import rewrite_math_calls
 from .pointer_locals import pointer_locals
 from .shape import analyze
 from .shared_stores import check_shared_stores
+from .trip_inputs import trip_params
 from .vecmath import VectorMath
 
 
@@ -54,6 +55,8 @@ class Expanded:
     static: bool = False
     #: globals other than errno that it assigns (the verifier compares them after the calls)
     globals: list[Symbol] = field(default_factory=list)
+    #: integer parameters a loop's trip count depends on (expand/trip_inputs.py: --verify bounds them)
+    trip_params: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -136,6 +139,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
     globals_used: dict[str, Symbol | None] = {}  # globals and per-lane called functions the output names
     for name in roots:
         fn = mod.functions[name]
+        trips = trip_params(fn)
         track_globals(fn, mod, expandable)
         consts = comparison_constants(fn)
         fold_constants(fn)
@@ -146,7 +150,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         masked = copy.deepcopy(fn) if abi or wrapper else None
         vname = f"{prefix}{name}"
         e = Expanded(name, vname, fn.params, fn.ret, consts, fn.coord, effects=abi_mod.effects(fn), static=fn.static,
-                     globals=[g for g in fn.tracked if g.name != ERRNO])
+                     globals=[g for g in fn.tracked if g.name != ERRNO], trip_params=trips)
         bodies.append(("static inline " if abi else "") + vectorize(
             fn, isa, vname, prefix, expandable, boscc, globals_used, dot))
         if masked is not None:

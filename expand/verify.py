@@ -42,6 +42,7 @@ import signal
 import struct
 import subprocess
 import tempfile
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,7 +60,19 @@ MAX_PRINTED = 10
 # would otherwise reject as unknown; it adds no runtime and keeps the scalar function itself.
 COMPILE_FLAGS = ["-O2", "-Wall", "-Werror", "-ffp-contract=off", "-fopenmp-simd"]
 COMPILE_TIMEOUT = 600
+#: Seconds for the runs that probe single inputs (a crash's values, undefined behaviour).
 RUN_TIMEOUT = 1800
+#: Seconds the harness may run per function by default (``verify(timeout=...)``, ``--verify-timeout``):
+#: past it, the harness stops and says which inputs it was running (verdict "timeout").
+VERIFY_TIMEOUT = 600
+#: Seconds to find the values of the inputs a timed-out run was in (a probe run of those inputs).
+PROBE_TIMEOUT = 20
+#: The default [LO, HI] of an integer parameter a loop's trip count depends on (expand/trip_inputs.py)
+#: when no ``--range`` gives one: drawn from the whole ``int`` range, a count takes up to 2^31 trips
+#: per input and a verification hours. -16..256 keeps negative and zero counts (the loop not entered),
+#: every remainder modulo the widest gang (16 lanes) and lanes whose counts differ by hundreds, at a few
+#: hundred trips per call. (Clipped to the parameter's type: 0..256 for an unsigned one.)
+TRIP_BOUNDS = (-16, 256)
 #: Parameter shapes (see ``Param``).
 SHAPES = ("varying", "uniform", "linear")
 #: Linear parameters start at OFFSET (lane 0 of gang 0); uniform arrays have OFFSET spare elements at each end.
@@ -562,8 +575,12 @@ static void vfy_on_signal(int sig) {
     char b[256];
     int n = 0;
     unsigned long long g = vfy_at_gang;
-    vfy_put(b, &n, "verify harness: signal ");
-    vfy_put_u(b, &n, (unsigned long long)sig);
+    if (sig == SIGALRM) {  /* (the time limit: VFY_TIMEOUT) */
+        vfy_put(b, &n, "verify harness: time limit reached");
+    } else {
+        vfy_put(b, &n, "verify harness: signal ");
+        vfy_put_u(b, &n, (unsigned long long)sig);
+    }
     vfy_put(b, &n, vfy_where == 1 ? " in a scalar call" : vfy_where == 2 ? " in the vector call" : " in the harness");
     if (vfy_where == 1) {
         vfy_put(b, &n, " (input ");
@@ -590,7 +607,8 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
              isa: IsaLike, plan: _Plan, seed: int, call_log: bool = False, nan_bits: bool = True,
              ulp_bound: int | None = None, scalar_symbol: str | None = None,
              bounds: dict[str, tuple[int, int]] | None = None,
-             observed: Sequence[tuple[str, CType]] = ()) -> str:
+             observed: Sequence[tuple[str, CType]] = (), time_limit: int = 0) -> str:
+    """The harness's C; ``time_limit`` (seconds, 0: none): it stops then (SIGALRM), saying where."""
     lanes = isa.lanes
     vals = [(i, p) for i, p in enumerate(params) if not isinstance(p.type, Pointer) and p.shape == "varying"]
     ptrs = [(i, p) for i, p in enumerate(params) if isinstance(p.type, Pointer) and p.shape == "varying"]
@@ -704,6 +722,8 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
         w(f"    uint64_t vfy_ub{i} = 0;\n")
     w("    signal(SIGSEGV, vfy_on_signal); signal(SIGBUS, vfy_on_signal);"
       " signal(SIGFPE, vfy_on_signal); signal(SIGILL, vfy_on_signal);\n")
+    if time_limit:
+        w(f"    signal(SIGALRM, vfy_on_signal); alarm({time_limit}U);\n")
     for i, p in uptrs:
         assert isinstance(p.type, Pointer)
         tt, size = p.type.target, p.type.target.size()
@@ -828,8 +848,7 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
     # --- vector call
     if call_log:
         w("        vfy_log_mark[VFY_L] = vfy_log_n;\n        unsigned vfy_vs = vfy_log_n;\n")
-    if uptrs:
-        w("        VFY_WHERE(2);\n")
+    w("        VFY_WHERE(2);\n")
     w("        {\n")
     vargs = []
     for i, p in enumerate(params):
@@ -874,8 +893,7 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
     for j, (name, t) in enumerate(observed):
         w(f"            vfy_b_vg{j} = {get_obs(name, t)};\n")
     w("        }\n")
-    if uptrs:
-        w("        VFY_WHERE(0);\n")
+    w("        VFY_WHERE(0);\n")
     if call_log:
         w("        unsigned vfy_ve = vfy_log_n;\n        vfy_log_check(vfy_vs, vfy_ve);\n")
     # --- compare
@@ -1023,6 +1041,25 @@ def precompiled_header(isa: IsaLike, d: Path, cflags: Sequence[str] = ()) -> Pat
     return h
 
 
+def trip_bounds(params: Sequence, trip_params: Sequence[str], given: dict[str, tuple[int, int]] | None = None
+                ) -> tuple[dict[str, tuple[int, int]], list[str]]:
+    """The bounds for ``verify``: ``given`` (``--range``), plus TRIP_BOUNDS (within the type's range) for
+    each of ``trip_params`` (names of integer value parameters of ``params``, which have ``name``,
+    ``type`` and ``shape``) that ``given`` leaves open; and one line per default saying so."""
+    bounds = dict(given or {})
+    notes: list[str] = []
+    for p in params:
+        t = strip_spelling(p.type)
+        if p.name not in trip_params or p.name in bounds or p.shape == "linear" or not isinstance(t, Int) \
+                or t.is_bool:
+            continue
+        lo, hi = max(TRIP_BOUNDS[0], t.min), min(TRIP_BOUNDS[1], t.max)
+        bounds[p.name] = (lo, hi)
+        notes.append(f"{p.name}: drawn from {lo}..{hi} (it bounds a loop's trip count; --range {p.name}=LO:HI"
+                     " to change)")
+    return bounds, notes
+
+
 def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, vector_name: str,
            params: Sequence[Param], ret: CType, isa: IsaLike, include_dirs: Sequence[Path] = (),
            defines: Sequence[str] = (), undefs: Sequence[str] = (), link_files: Sequence[Path] = (),
@@ -1032,7 +1069,7 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
            ulp_bound: int | None = None, cflags: Sequence[str] = (),
            scalar_cflags: Sequence[str] = (), scalar_static: bool = False,
            bounds: dict[str, tuple[int, int]] | None = None, global_vars: Sequence[tuple[str, CType]] = (),
-           errno: bool | None = None) -> VerifyReport:
+           errno: bool | None = None, timeout: float = VERIFY_TIMEOUT) -> VerifyReport:
     """Compare ``scalar_name`` (from ``scalar_sources``) with ``vector_name`` (in ``vector_c``) bit for bit.
 
     ``call_log``: also compare the calls recorded with ``vfy_log_record`` (see the module docstring).
@@ -1051,7 +1088,10 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
     ``scalar_static``: ``scalar_name`` is a ``static`` function of the first scalar source; the
     harness calls it through a wrapper with external linkage compiled with that source.
     ``bounds``: integer value parameter name -> (LO, HI): its edge and random values stay in [LO, HI]
-    (a parameter that indexes memory or counts loop trips; ``--range`` of the command line).
+    (a parameter that indexes memory or counts loop trips; ``--range`` of the command line;
+    ``trip_bounds`` adds the defaults for trip counts).
+    ``timeout``: seconds the harness may run; past them it stops (an alarm in the harness) and the
+    verdict is "timeout", naming the inputs it was running and their values (nothing is verified).
     ``errno`` (default: on, except in ULP mode, whose libraries set no errno) and ``global_vars`` (name, type:
     global variables the function assigns): each gang's scalar calls and its vector call start with the
     same value there (a pattern that differs per gang) and must leave the same value, what the scalar
@@ -1096,7 +1136,8 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
                          params=params, ret=ret, isa=isa, plan=plan, seed=seed, call_log=call_log,
                          nan_bits=nan_bits, ulp_bound=ulp_bound,
                          observed=([("errno", Int(32, True))] if (ulp_bound is None if errno is None else errno)
-                                   else []) + [(n, strip_spelling(t)) for n, t in global_vars if n != "errno"])
+                                   else []) + [(n, strip_spelling(t)) for n, t in global_vars if n != "errno"],
+                         time_limit=max(1, math.ceil(min(timeout, 1 << 30))))
 
     own_dir = workdir is None
     wd = Path(tempfile.mkdtemp(prefix="expand-verify-")) if workdir is None else Path(workdir)
@@ -1158,11 +1199,16 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
                                 f" ({shlex.join(base[:1] + COMPILE_FLAGS + list(isa.cflags))})",
                                 "", harness_c, wd if keep_dir else None, not_run=cant, verdict="not-run")
         cmd = list(isa.run_prefix) + [str(exe)]
-        try:
+        try:  # (the harness's alarm stops it; this is the backstop)
             p = subprocess.run(cmd, check=False, cwd=wd, capture_output=True, text=True, errors="replace",
-                               timeout=RUN_TIMEOUT)
-        except (FileNotFoundError, subprocess.TimeoutExpired) as e:
+                               timeout=timeout + 60)
+        except subprocess.TimeoutExpired as e:
+            err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else e.stderr or ""
+            return fail(*_stopped(err, cmd, wd, timeout), "timeout")
+        except FileNotFoundError as e:
             return fail("running the harness failed", f"$ {shlex.join(cmd)}\n{e}", "crash")
+        if "verify harness: time limit reached" in p.stderr:
+            return fail(*_stopped(p.stderr, cmd, wd, timeout), "timeout")
         lines = p.stdout.splitlines()
         mism_lines = [ln.removeprefix("mismatch: ") for ln in lines if ln.startswith("mismatch: ")]
         m = None
@@ -1221,6 +1267,54 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
     finally:
         if own_dir and not keep:
             shutil.rmtree(wd, ignore_errors=True)
+
+
+def _stopped(stderr: str, cmd: list[str], wd: Path, timeout: float) -> tuple[str, str]:
+    """(summary, details) of a harness run stopped at its time limit: the inputs it was running (from
+    its stderr) and their values (from a probe run of those inputs)."""
+    m = re.search(r"time limit reached in (?:a scalar call \(input (\d+)\)|the vector call \(inputs (\d+)\.\.(\d+)\))",
+                  stderr)
+    ks = [] if m is None else [int(m.group(1))] if m.group(1) else list(range(int(m.group(2)), int(m.group(3)) + 1))
+    values = _probe_values(cmd, wd, ks)
+    summary = f"the run did not end within {timeout:g} s"
+    if m is not None and m.group(1):
+        k = ks[0]
+        summary += f": it was in the scalar call of input {k}" + (f" ({values[k]})" if k in values else "")
+    elif m is not None:
+        summary += f": it was in the vector call of inputs {ks[0]}..{ks[-1]}"
+    summary += "; nothing is verified"
+    details = "".join(f"input {k}: {values[k]}\n" for k in ks if k in values and len(ks) > 1)
+    details += ("If a parameter counts loop trips or makes the function slow, give it a smaller range:"
+                " --range NAME=LO:HI (verify(bounds=...)); or allow more time: --verify-timeout SECONDS"
+                " (verify(timeout=...)).")
+    return summary, details
+
+
+def _probe_values(cmd: list[str], wd: Path, ks: list[int]) -> dict[int, str]:
+    """Input number -> its values (" x=0x3f800000 (1) n=..."), for ``ks``: the harness's probe mode prints
+    each before its scalar call; read as they come, for at most PROBE_TIMEOUT seconds."""
+    out: dict[int, str] = {}
+    if not ks:
+        return out
+    try:
+        proc = subprocess.Popen([*cmd, *map(str, ks[:64])], cwd=wd, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True, errors="replace")
+    except OSError:
+        return out
+    with proc:
+        timer = threading.Timer(PROBE_TIMEOUT, proc.kill)
+        timer.start()
+        try:
+            for line in proc.stdout or []:
+                got = re.match(r"vfy_input (\d+):(.*)", line)
+                if got:
+                    out[int(got.group(1))] = got.group(2).strip()
+                if len(out) == len(ks[:64]):
+                    break
+        finally:
+            timer.cancel()
+            proc.kill()
+    return out
 
 
 #: What the undefined-behaviour probe instruments: C's undefined behaviour UBSan finds, and float-to-int

@@ -17,7 +17,10 @@ Every file of DIR gets the same flags (no per-file tuning) and one row of a tabl
   mismatching inputs (``VerifyReport.verdict`` ``scalar-crash``/``scalar-ub``);
 * ``scalar build: <what>``: the scalar file (or a companion it needs) does not compile or link with
   the flags: not expand's doing;
-* ``timeout``: the file took longer than ``--timeout`` seconds (default 300);
+* ``timeout``: the file took longer than ``--timeout`` seconds (default 300), or a function's
+  verification did not end in the time left (``timeout: f: the run did not end within ...``, naming
+  the inputs it was running). Integer parameters a loop's trip count depends on are drawn from
+  ``expand.verify.TRIP_BOUNDS``, as ``expand --verify`` draws them without ``--range``;
 * ``no function``: the compiled file defines no function with external linkage (a data table such
   as ``e_logf_data.c``, or every function ``static`` or ``#if``'d out under the flags).
 
@@ -549,6 +552,8 @@ def _classify(rep, fname: str, prefixes: list[str]) -> str:
     if rep.verdict == "not-run" or rep.not_run is not None:
         return f"not run: {rep.not_run}"
     summary = rep.summary.split("]: ", 1)[-1]
+    if rep.verdict == "timeout":
+        return f"timeout: {fname}: {_short(summary, *prefixes)}"
     if rep.verdict in ("scalar-crash", "scalar-ub"):
         return f"scalar code: {fname}: {_short(summary, *prefixes)}"
     if rep.verdict == "build":
@@ -596,9 +601,10 @@ def _check(spec: dict, path: Path, row: Row, prefixes: list[str]) -> None:
     from expand.diagnostics import ExpandError, nesting_error
     from expand.driver import expand_module
     from expand.vecmath import VectorMath, parse_modes
-    from expand.verify import verify
+    from expand.verify import VERIFY_TIMEOUT, trip_bounds, verify
     from frontends.clang_frontend import read_file_any
 
+    start = time.monotonic()
     isa = get_isa(spec["isa"])
     flags = Flags(**spec["flags"])
     incs = [str(path.parent), *flags.include_dirs]
@@ -635,17 +641,20 @@ def _check(spec: dict, path: Path, row: Row, prefixes: list[str]) -> None:
     statuses: list[str] = []
     details: list[str] = []
     for f in result.functions:
+        bounds, notes = trip_bounds(f.params, f.trip_params)  # (as expand --verify without --range)
+        left = spec.get("timeout", DEFAULT_TIMEOUT) - (time.monotonic() - start) - 15  # (before the worker's kill)
         rep = verify(scalar_sources=[path], scalar_name=f.scalar_name, vector_c=result.text,
                      vector_name=f.vector_name, params=verify_params(f.params), ret=f.ret, isa=isa,
                      include_dirs=[Path(d) for d in incs], defines=flags.defines, undefs=flags.undefs,
                      link_files=link, libs=[*needs.libs, "m"], constants=f.constants, n_random=spec["random"],
-                     scalar_static=f.static, cflags=flags.cflags,
+                     scalar_static=f.static, cflags=flags.cflags, bounds=bounds,
+                     timeout=max(1.0, min(VERIFY_TIMEOUT, left)),
                      nan_bits=False,  # (as expand --verify: a NaN result matches any NaN; --strict-nan there)
                      **({"ulp_bound": needs.ulp_bound} if needs.ulp_bound is not None else {}))
         status = _classify(rep, f.scalar_name, prefixes)
         statuses.append(status)
         row.inputs += rep.inputs
-        details.append(f"{_short(rep.summary, *prefixes)}\n{_short(rep.details, *prefixes)}".strip())
+        details.append("\n".join([_short(rep.summary, *prefixes), *notes, _short(rep.details, *prefixes)]).strip())
     row.status = _worst(statuses) if statuses else "no function"
     row.detail = "\n".join(details)[-20000:]
 
@@ -810,7 +819,7 @@ def run(directory: Path, isa_name: str, *, jobs: int = 2, flags: Flags | None = 
                 todo.append({"path": str(src), "isa": isa.name, "flags": asdict(flags), "random": n_random,
                              "companions": [str(directory / c) for c in links[src.name]],
                              "companion_objects": [scalars[c].obj for c in links[src.name]],
-                             "prefixes": prefixes})
+                             "prefixes": prefixes, "timeout": timeout})
         done = [len(rows)]
 
         def one(spec: dict) -> Row:

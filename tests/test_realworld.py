@@ -4,6 +4,7 @@ companions found with nm, the summary line, the tables and the exit status."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -138,7 +139,10 @@ def test_timeout_row(tmp_path: Path) -> None:
     (tmp_path / "spin.c").write_text("unsigned fake_spin(unsigned x)\n{\n    while (x != 7u)\n"
                                      "        x = x * 3u + 1u;\n    return x;\n}\n")
     report = run(tmp_path, "sse4.1", jobs=1, n_random=1000, timeout=8)
-    assert [r.status for r in report.rows] == ["timeout"]
+    assert [r.kind for r in report.rows] == ["timeout"]
+    # (verify's own time limit, before the worker's is killed: which input it was in)
+    assert re.fullmatch(r"timeout: fake_spin: the run did not end within 1 s: it was in the scalar call of input"
+                        r" \d+ \(x=0x[0-9a-f]+ \(\d+\)\); nothing is verified", report.rows[0].status)
     assert report.summary() == "verified 0 of 1 (0%)"
 
 
