@@ -1,13 +1,17 @@
-"""mathlib's vector libm ("expandm"): the corpus's scalar libm sources expanded for every ISA, as static
-libraries and a header that GCC's vectorizer and expanded code call (issue 10).
+"""mathlib's vector libm ("expandm"): glibc's scalar libm sources expanded for every ISA, as static
+libraries and a header that GCC's vectorizer and expanded code call (issues 10 and 18).
 
     python -m mathlib.libm --out build/expandm [--isa avx2 ...] [--functions logf,powf] [--jobs 2]
     expand-libm --out build/expandm
 
 For each function of ``expand.vecmath.EXPANDM_FUNCTIONS`` (glibc 2.36's ``sysdeps/ieee754/flt-32``
-sources through the shim, and ``mathlib/expandm/sqrtf.c`` of ours) and each ISA, ``expand`` writes the
-vector code (``expand_module(..., abi=True)``), which is compiled with the ISA's compiler and flags
-(``-O2 -ffp-contract=off``, as the matrix verifies it). The output directory holds:
+sources: ``GLIBC_FUNCTIONS`` with glibc's own headers and flags for the architecture and the companions
+``nm`` finds, as mathlib/realworld.py compiles them; the corpus's and log2f through the shim; and
+``mathlib/expandm/sqrtf.c`` of ours) and each ISA, ``expand`` writes the vector code
+(``expand_module(..., abi=True)``), which is compiled with the ISA's compiler and flags (``-O2
+-ffp-contract=off``, as the matrix verifies it). A unit expand gives a diagnostic for (or whose glibc
+file does not compile with glibc's flags there) is left out, its reason in the manifest. The output
+directory holds:
 
 * ``lib/<arch>/libexpandm.a``, one per architecture (``x86_64``: sse2, sse4.1, avx2, avx512 and
   generic; ``aarch64``: neon and generic; ``ppc64le``: altivec and generic), defining
@@ -20,16 +24,18 @@ vector code (``expand_module(..., abi=True)``), which is compiled with the ISA's
     ``_ZGVbN4v_logf``/``_ZGVbM4v_logf`` (SSE2 code, or SSE4.1 code when the CPU has it: a GNU
     ifunc), ``_ZGVcN8v_``/``_ZGVdN8v_`` (AVX2), ``_ZGVeN16v_`` (AVX-512); AArch64 ``_ZGVnN4v_``,
     ``_ZGVnN2v_``; AltiVec and generic have no GCC vector ABI (only the ``_Exp_`` names);
-  - glibc's data tables and error helpers they use, renamed ``__expandm_*`` (``__logf_data`` ->
-    ``__expandm_logf_data``, ``__math_divzerof`` -> ``__expandm_math_divzerof``) in the vector code
-    and the data objects alike, so nothing clashes with libm.a: every global symbol is ``_ZGV*``,
-    ``_Exp_*`` or ``__expandm_*``.
+  - glibc's data tables, error helpers and functions they call (the companions), renamed
+    ``__expandm_*`` (``__logf_data`` -> ``__expandm_logf_data``, ``__ieee754_expf`` ->
+    ``__expandm_ieee754_expf``; ``objcopy --redefine-syms``) in the vector code and the companion
+    objects alike, the companions' public aliases (``expf``) local, so nothing clashes with libm.a:
+    every global symbol is ``_ZGV*``, ``_Exp_*`` or ``__expandm_*``.
 * ``lib/<arch>/libexpandm_scalar.a``: the same sources compiled as scalar code under their public
   names (``logf``, ``powf``, ...), the reference ``--verify`` links the scalar side with (link it
   first to make a program's scalar calls compute what the vector ones compute).
 * ``include/expandm.h``: ``#pragma omp declare simd`` on each function (``const``/``pure`` as
   expand/abi.py decides) and the prototypes of every entry point under each ISA's macro.
-* ``expandm.json``: the manifest (functions per ``<arch>/<isa>``) that ``--vector-math-lib`` reads;
+* ``expandm.json``: the manifest (functions per ``<arch>/<isa>``, and under ``missing`` the ones left
+  out with expand's diagnostic) that ``--vector-math-lib`` reads;
   ``src/`` and ``obj/``: the generated C and objects (kept: a rebuild redoes only what is missing).
 
 ``ensure`` builds what an output needs into a cache (``$EXPAND_CACHE_DIR``, else
@@ -48,6 +54,7 @@ import platform
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -60,10 +67,12 @@ from emit import ISAS, get_isa
 from emit.isa import lane_kind
 from expand import abi
 from expand import types as T
+from expand.diagnostics import ExpandError
 from expand.driver import expand_module
 from expand.vecmath import EXPANDM_FUNCTIONS, expandm_symbol
 from frontends.pycparser_frontend import read_file
 
+from . import realworld
 from .corpus import CFLAGS, MATHLIB_DIR, corpus, glibc_flt32_dir, shim_dir
 
 ROOT = MATHLIB_DIR.parent
@@ -75,19 +84,27 @@ ARCH_MACRO = {"x86_64": "defined(__x86_64__)", "aarch64": "defined(__aarch64__)"
               "ppc64le": "defined(__powerpc64__) && defined(__LITTLE_ENDIAN__)"}
 PREFIX = "__expandm_"
 #: The functions expandm.h declares ``#pragma omp declare simd``: those GCC 12 leaves as one call per
-#: element. It inlines or vectorizes floorf, ceilf, truncf, sqrtf, fabsf, copysignf, isinff, isnanf and
-#: finitef itself, and a declare-simd declaration would make it call our (exact, slower) variant instead
-#: of vroundps (measured); their entry points are in the header all the same.
-SIMD_DECLARED = ("scalbnf", "roundf", "logf", "powf", "log2f")
-#: math.h declares these without ``const`` (libm's scalar versions may set errno). The header declares
-#: them ``EXPANDM_ERRNO_CONST``: ``const`` (the promise ``-fno-math-errno`` makes GCC take for every libm
-#: function, without which GCC 12 calls no declare-simd variant of them from a plain loop) unless the
-#: user defines ``EXPANDM_MATH_ERRNO`` to keep math.h's contract.
-LIBM_NOT_CONST = ("sqrtf", "scalbnf", "logf", "powf", "log2f")
+#: element. It inlines or vectorizes floorf, ceilf, truncf, rintf, nearbyintf, roundevenf, sqrtf, fabsf,
+#: copysignf, isinff, isnanf and finitef itself, and a declare-simd declaration would make it call our
+#: (exact, slower) variant instead of vroundps (measured); their entry points are in the header all the same.
+SIMD_DECLARED = ("scalbnf", "roundf", "logf", "powf", "log2f", "expf", "exp2f", "exp10f", "log10f", "sinf", "cosf",
+                 "tanf", "atanf", "atan2f", "asinf", "acosf", "sinhf", "coshf", "tanhf", "cbrtf", "hypotf", "erff",
+                 "erfcf", "expm1f", "log1pf", "acoshf", "asinhf", "atanhf", "fmodf", "remainderf", "nextafterf",
+                 "nextupf", "logbf", "ilogbf")
+#: The functions GCC 12 takes to set errno (its builtins' ERRNO attribute, and nextupf, which is no builtin:
+#: measured, a loop over a plain declare-simd declaration calls no variant). The header declares them, and
+#: every function whose vector code is neither const nor pure (glibc's error helpers, per active lane),
+#: ``EXPANDM_ERRNO_CONST``: ``const`` (the promise ``-fno-math-errno`` makes GCC take for every libm
+#: function, without which GCC 12 calls no declare-simd variant of them from a plain loop) unless the user
+#: defines ``EXPANDM_MATH_ERRNO`` to keep math.h's contract.
+LIBM_NOT_CONST = ("sqrtf", "scalbnf", "logf", "powf", "log2f", "expf", "exp2f", "exp10f", "log10f", "atan2f",
+                  "asinf", "acosf", "sinhf", "coshf", "hypotf", "erfcf", "expm1f", "log1pf", "acoshf", "atanhf",
+                  "fmodf", "remainderf", "nextafterf", "nextupf", "logbf", "ilogbf")
 ERRNO_CONST_MACRO = [
-    "/* EXPANDM_ERRNO_CONST: logf, powf, log2f and scalbnf are declared const, the promise -fno-math-errno",
-    "   makes for every libm function: errno (glibc's error helpers set it per active lane, as the scalar",
-    "   code does) may go unset or unread where GCC drops or moves a call. Without it GCC 12 calls no",
+    "/* EXPANDM_ERRNO_CONST: the functions math.h says may set errno (logf, powf, ...), and those whose vector",
+    "   code calls glibc's error helpers (sinf: EDOM for infinities), are declared const, the promise",
+    "   -fno-math-errno makes for every libm function: errno (the error helpers set it per active lane, as the",
+    "   scalar code does) may go unset or unread where GCC drops or moves a call. Without it GCC 12 calls no",
     "   declare-simd variant from a plain loop. Define EXPANDM_MATH_ERRNO before including this header to",
     "   keep math.h's declarations (GCC then calls the variants under #pragma omp simd or -fno-math-errno). */",
     "#if defined(EXPANDM_MATH_ERRNO) && !defined(__NO_MATH_ERRNO__)",
@@ -99,27 +116,61 @@ ERRNO_CONST_MACRO = [
 ABI_ISAS = {"x86_64": (("sse2", "sse4.1"), ("avx2",), ("avx512",)), "aarch64": (("neon",),)}
 
 
+#: The functions of glibc 2.36's ``sysdeps/ieee754/flt-32`` compiled with glibc's own headers and flags
+#: for each architecture (``realworld.glibc_flags``), linked with the flt-32 files that define what they
+#: need (``nm``: ``realworld.companions``): public name -> (file, the C function it defines).
+GLIBC_FUNCTIONS: dict[str, tuple[str, str]] = {
+    "expf": ("e_expf.c", "__expf"), "exp2f": ("e_exp2f.c", "__exp2f"), "exp10f": ("e_exp10f.c", "__exp10f"),
+    "log10f": ("e_log10f.c", "__ieee754_log10f"), "sinf": ("s_sinf.c", "__sinf"), "cosf": ("s_cosf.c", "__cosf"),
+    "tanf": ("s_tanf.c", "__tanf"), "atanf": ("s_atanf.c", "__atanf"), "atan2f": ("e_atan2f.c", "__ieee754_atan2f"),
+    "asinf": ("e_asinf.c", "__ieee754_asinf"), "acosf": ("e_acosf.c", "__ieee754_acosf"),
+    "sinhf": ("e_sinhf.c", "__ieee754_sinhf"), "coshf": ("e_coshf.c", "__ieee754_coshf"),
+    "tanhf": ("s_tanhf.c", "__tanhf"), "cbrtf": ("s_cbrtf.c", "__cbrtf"), "hypotf": ("e_hypotf.c", "__hypotf"),
+    "erff": ("s_erff.c", "__erff"), "erfcf": ("s_erff.c", "__erfcf"), "expm1f": ("s_expm1f.c", "__expm1f"),
+    "log1pf": ("s_log1pf.c", "__log1pf"), "acoshf": ("e_acoshf.c", "__ieee754_acoshf"),
+    "asinhf": ("s_asinhf.c", "__asinhf"), "atanhf": ("e_atanhf.c", "__ieee754_atanhf"),
+    "fmodf": ("e_fmodf.c", "__ieee754_fmodf"), "remainderf": ("e_remainderf.c", "__ieee754_remainderf"),
+    "rintf": ("s_rintf.c", "__rintf"), "nearbyintf": ("s_nearbyintf.c", "__nearbyintf"),
+    "roundevenf": ("s_roundevenf.c", "__roundevenf"), "nextafterf": ("s_nextafterf.c", "__nextafterf"),
+    "nextupf": ("s_nextupf.c", "__nextupf"), "logbf": ("s_logbf.c", "__logbf"),
+    "ilogbf": ("e_ilogbf.c", "__ieee754_ilogbf"),
+}
+#: The corpus's glibc functions (mathlib/corpus.py) and log2f, compiled through the hand-written shim
+#: (mathlib/glibc-shim) as before: with glibc's own headers, expand's frontend refuses AArch64's roundf
+#: (``__builtin_roundf``) and powf (a ``long double`` arm of ``issignaling``), and expand every function
+#: on POWER (the static inline helpers of include/time.h return structs), which the shim builds.
+SHIM_FUNCTIONS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "log2f": ("e_log2f.c", "__log2f", ("e_log2f_data.c", "math_errf.c")),
+}
+#: Ours: public name -> (file under mathlib/, C function). glibc's e_sqrtf.c is __builtin_sqrtf on
+#: x86-64 and AArch64 (math-use-builtins); ours is the same function on every target, in C.
+OWN_FUNCTIONS: dict[str, tuple[str, str]] = {"sqrtf": ("expandm/sqrtf.c", "expandm_sqrtf")}
+
+
 @dataclass(frozen=True)
 class LibSource:
-    """One function of the library: its public name, the scalar source and what it links with."""
+    """One function of the library: its public name, the scalar source, the C function in it and how
+    it is compiled (``kind``: ``glibc``, ``shim`` or ``own``; ``link`` and ``include_dirs``: the shim's)."""
 
     name: str
     source: Path
     func: str  # the C function in the source (``__logf``; its objects are renamed ``name``)
-    link: tuple[Path, ...]
-    include_dirs: tuple[Path, ...]
+    kind: str
+    link: tuple[Path, ...] = ()
+    include_dirs: tuple[Path, ...] = ()
 
 
 def sources() -> dict[str, LibSource]:
-    """The library's functions (``EXPANDM_FUNCTIONS``), each from the corpus, glibc's flt-32 or ours."""
-    out: dict[str, LibSource] = {}
+    """The library's functions (``EXPANDM_FUNCTIONS``): glibc's flt-32 (own flags, or the corpus's shim)
+    and ours."""
+    flt32 = glibc_flt32_dir()
+    out = {n: LibSource(n, flt32 / f, c, "glibc") for n, (f, c) in GLIBC_FUNCTIONS.items()}
     for f in corpus():
         if f.name in EXPANDM_FUNCTIONS:
-            out[f.name] = LibSource(f.name, f.source, f.func, tuple(f.link), tuple(f.include_dirs))
-    flt32 = glibc_flt32_dir()
-    out["log2f"] = LibSource("log2f", flt32 / "e_log2f.c", "__log2f", (flt32 / "e_log2f_data.c", flt32 / "math_errf.c"),
-                             (shim_dir(), flt32))
-    out["sqrtf"] = LibSource("sqrtf", MATHLIB_DIR / "expandm" / "sqrtf.c", "expandm_sqrtf", (), ())
+            out[f.name] = LibSource(f.name, f.source, f.func, "shim", tuple(f.link), tuple(f.include_dirs))
+    for n, (f, c, link) in SHIM_FUNCTIONS.items():
+        out[n] = LibSource(n, flt32 / f, c, "shim", tuple(flt32 / x for x in link), (shim_dir(), flt32))
+    out.update({n: LibSource(n, MATHLIB_DIR / f, c, "own") for n, (f, c) in OWN_FUNCTIONS.items()})
     missing = [n for n in EXPANDM_FUNCTIONS if n not in out]
     if missing:
         raise RuntimeError(f"no source for {', '.join(missing)}")
@@ -196,33 +247,153 @@ def run(cmd: Sequence[str | Path], cwd: Path | None = None) -> str:
     return p.stdout
 
 
-_RENAMES: dict[Path, list[str]] = {}
-_RENAMES_LOCK = threading.Lock()
+def scan_isa(arch: str):
+    """The ISA table whose compiler and glibc machine directories stand for ``arch`` (its first ISA)."""
+    for n in ISAS:
+        isa = get_isa(n)
+        if isa.arch == arch:
+            return isa
+    raise ValueError(f"no ISA table for architecture {arch}")
 
 
-def internal_symbols(link: Iterable[Path], work: Path) -> list[str]:
-    """The global symbols glibc's link files define (``__logf_data``, ``__math_divzerof``, ...)."""
-    with _RENAMES_LOCK:
-        return _internal_symbols(link, work)
+_LOCK = threading.Lock()
+_FLAGS: dict[str, realworld.Flags] = {}
+_SCANS: dict[Path, dict[str, dict]] = {}
 
 
-def _internal_symbols(link: Iterable[Path], work: Path) -> list[str]:
-    out: list[str] = []
-    for src in link:
-        if src not in _RENAMES:
-            obj = work / f".syms-{src.stem}-{os.getpid()}-{threading.get_ident()}.o"
-            work.mkdir(parents=True, exist_ok=True)
-            run(["gcc", *LIB_CFLAGS, f"-I{shim_dir()}", f"-I{src.parent}", "-c", src, "-o", obj])
-            names = run(["nm", "--defined-only", "-g", "-P", obj]).split("\n")
-            obj.unlink()
-            _RENAMES[src] = sorted(ln.split()[0] for ln in names if ln.strip())
-        out += _RENAMES[src]
-    return sorted(set(out))
+def glibc_flags(arch: str) -> realworld.Flags:
+    """glibc's own headers, defines and flags for ``arch`` (``realworld.glibc_flags``)."""
+    with _LOCK:
+        if arch not in _FLAGS:
+            flt32 = glibc_flt32_dir()
+            _FLAGS[arch] = realworld.glibc_flags(realworld.glibc_root(flt32), scan_isa(arch))
+        return _FLAGS[arch]
 
 
-def rename_flags(symbols: Iterable[str]) -> list[str]:
-    """``-D__logf_data=__expandm_logf_data``, ...: glibc's internal names, made the library's own."""
-    return [f"-D{s}={PREFIX}{s.lstrip('_')}" for s in symbols]
+def glibc_scan(out: Path, arch: str) -> dict[str, dict]:
+    """Every file of flt-32 compiled for ``arch`` with glibc's flags (``realworld.scan``, once per output
+    directory and architecture: ``obj/<arch>/glibc-scan.json``): file name -> ``error`` (the compile's
+    first error line, or ""), ``defined`` (its global symbols) and ``links`` (its companions, in order:
+    the files defining what it needs, the target's libm.so.6/libc.so.6 aside; ``realworld.companions``)."""
+    path = (out / "obj" / arch / "glibc-scan.json").resolve()
+    flags = glibc_flags(arch)
+    with _LOCK:
+        if path in _SCANS:
+            return _SCANS[path]
+        if not path.is_file():
+            isa = scan_isa(arch)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryDirectory(dir=path.parent, prefix=".scan-") as tmp:
+                scalars = realworld.scan(glibc_flt32_dir(), isa, flags, Path(tmp))
+            links, _ = realworld.companions(scalars, realworld.system_symbols(isa))
+            table = {n: {"error": sc.error, "defined": sorted(sc.defined), "links": links.get(n, [])}
+                     for n, sc in scalars.items()}
+            tmp_path = path.with_suffix(f".{os.getpid()}.json")
+            tmp_path.write_text(json.dumps(table, indent=1) + "\n")
+            os.replace(tmp_path, path)
+        _SCANS[path] = json.loads(path.read_text())
+        return _SCANS[path]
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How one source compiles for one architecture: flags beyond ``LIB_CFLAGS`` and the ISA's, the
+    preprocessor's ``-I``/``-D``/``-U``, the frontend's view (``flags``) and the files it links with."""
+
+    cflags: tuple[str, ...]
+    cpp: tuple[str, ...]
+    flags: realworld.Flags | None  # glibc's (expand reads the source with realworld.read_source); None: ours
+    link: tuple[Path, ...]
+
+
+def _short(text: str) -> str:
+    """``text`` with the paths of the glibc tree from its ``glibc-X.Y`` directory on."""
+    flt32 = glibc_flt32_dir()
+    return realworld._short(text, *{str(p) for p in (flt32.parents[3], flt32.resolve().parents[3])})
+
+
+def diagnostic(exc: ExpandError) -> str:
+    """``file:line:col: message`` of expand's diagnostic (paths from the glibc tree's directory on)."""
+    return _short(f"{exc.coord}: {exc.message.splitlines()[0]}" if exc.coord else exc.message.splitlines()[0])
+
+
+class Unavailable(RuntimeError):
+    """A function the library cannot have on a unit: expand's diagnostic, or its source does not
+    compile with glibc's flags for the architecture (recorded in the manifest, not fatal)."""
+
+
+def recipe(out: Path, arch: str, fn: LibSource) -> Recipe:
+    """How ``fn`` compiles for ``arch``: a glibc source with glibc's flags (its directory searched
+    first, as in glibc's build) and its companions; a shim source with the shim and the corpus's link
+    files; ours with nothing."""
+    if fn.kind == "own":
+        return Recipe((), (), None, ())
+    if fn.kind == "shim":
+        return Recipe((), tuple(f"-I{d}" for d in fn.include_dirs), None, fn.link)
+    src = fn.source
+    flags = glibc_flags(arch)
+    row = glibc_scan(out, arch).get(src.name)
+    if row is None or row["error"]:
+        raise Unavailable(_short(f"{src.name} does not compile with glibc's flags for {arch}: "
+                                 f"{row['error'] if row else 'not in the scan'}"))
+    return Recipe(tuple(flags.cflags), (f"-I{src.parent}", *flags.cpp()), flags,
+                  tuple(src.parent / f for f in row["links"]))
+
+
+def companion(src: Path) -> LibSource:
+    """A companion file (a data table, the error helpers, a function another one calls) as a glibc
+    source: companions are always compiled with glibc's flags, whatever reads the functions."""
+    return LibSource(src.stem, src, "", "glibc")
+
+
+def internal_symbols(out: Path, arch: str, link: Iterable[Path]) -> list[str]:
+    """The internal global symbols the glibc files ``link`` define for ``arch`` (``__logf_data``,
+    ``__math_divzerof``, ``__ieee754_expf``, ...): the ones with a leading underscore. Their public
+    aliases (``expf``, ``expf32``: nothing in the library refers to them) are made local instead
+    (``build_data``)."""
+    scan = glibc_scan(out, arch)
+    return sorted({s for f in link for s in scan[Path(f).name]["defined"] if s.startswith("_")})
+
+
+def reference(out: Path, arch: str, fn: LibSource) -> dict:
+    """``expand.verify.verify``'s arguments that build ``fn``'s scalar source for ``arch`` as the library
+    does (its companions as sources: the reference is glibc's code under glibc's names, apart from the
+    library's renamed copies): ``scalar_sources``, ``scalar_name``, ``include_dirs``, ``defines``,
+    ``undefs``, ``cflags`` and ``link_files`` (add the archive)."""
+    rec = recipe(out, arch, fn)
+    flags = rec.flags or realworld.Flags()
+    incs = [fn.source.parent, *map(Path, flags.include_dirs)] if rec.flags else list(fn.include_dirs)
+    return {"scalar_sources": [fn.source], "scalar_name": fn.func, "include_dirs": incs, "defines": list(flags.defines),
+            "undefs": list(flags.undefs), "cflags": list(flags.cflags), "link_files": list(rec.link)}
+
+
+def renamed(symbol: str) -> str:
+    """The library's name of glibc's internal ``symbol``: ``__logf_data`` -> ``__expandm_logf_data``."""
+    return f"{PREFIX}{symbol.lstrip('_')}"
+
+
+def redefine(cc: Sequence[str], obj: Path, symbols: Iterable[str]) -> None:
+    """Rename glibc's internal ``symbols`` in the object ``obj`` (definitions and references alike:
+    ``objcopy --redefine-syms``). Not with ``-D``: a glibc file defines its aliases only when its own
+    name is no macro (e_expf.c: ``#ifndef __expf`` ... ``strong_alias (__expf, __ieee754_expf)``)."""
+    pairs = sorted({s: renamed(s) for s in symbols}.items())
+    new = [n for _, n in pairs]
+    clash = sorted({o for o, n in pairs if new.count(n) > 1})
+    if clash:
+        raise RuntimeError(f"glibc symbols {', '.join(clash)} would get the same name in the library")
+    if not pairs:
+        return
+    table = obj.with_suffix(".redefine")
+    table.write_text("".join(f"{o} {n}\n" for o, n in pairs))
+    try:
+        run([tool(cc, "objcopy"), f"--redefine-syms={table}", obj])
+    finally:
+        table.unlink()
+
+
+def _defined_globals(cc: Sequence[str], obj: Path) -> list[str]:
+    names = run([tool(cc, "nm"), "--defined-only", "-g", "-P", obj]).split("\n")
+    return [ln.split()[0] for ln in names if ln.strip()]
 
 
 def b_rename(isa_name: str, variant: str) -> str:
@@ -254,16 +425,30 @@ def _typedefs(isa, ks: Iterable[str]) -> list[str]:
 
 
 def build_unit(out: Path, arch: str, isa_name: str, fn: LibSource) -> dict:
-    """Expand and compile ``fn`` for ``isa_name`` on ``arch``; returns (and stores) its metadata."""
+    """Expand and compile ``fn`` for ``isa_name`` on ``arch``; returns (and stores) its metadata. Raises
+    ``Unavailable`` (and records why in ``<tag>.missing``) when expand gives a diagnostic or glibc's
+    flags do not compile the source for ``arch``."""
     tag = f"{arch}/{isa_name}/{fn.name}"
     obj, meta_path = out / "obj" / f"{tag}.o", out / "obj" / f"{tag}.json"
+    missing = out / "obj" / f"{tag}.missing"
     if obj.exists() and meta_path.exists():
         return json.loads(meta_path.read_text())
+    if missing.exists():
+        raise Unavailable(json.loads(missing.read_text())["why"])
     isa = unit_isa(arch, isa_name)
-    incs = [str(d) for d in fn.include_dirs]
-    renames = rename_flags(internal_symbols(fn.link, out / "obj"))
-    mod = read_file(str(fn.source), fn.source.read_text(), incs, cc=isa.preprocessor)
-    res = expand_module(mod, isa, functions=[fn.func], abi=True)
+    try:
+        rec = recipe(out, arch, fn)
+        if rec.flags is not None:
+            mod = realworld.read_source(fn.source, isa, rec.flags)
+        else:
+            mod = read_file(str(fn.source), fn.source.read_text(), [str(d) for d in fn.include_dirs],
+                            cc=isa.preprocessor)
+        res = expand_module(mod, isa, functions=[fn.func], abi=True)
+    except (Unavailable, ExpandError) as exc:
+        why = str(exc) if isinstance(exc, Unavailable) else diagnostic(exc)
+        missing.parent.mkdir(parents=True, exist_ok=True)
+        missing.write_text(json.dumps({"name": fn.name, "arch": arch, "isa": isa_name, "why": why}) + "\n")
+        raise Unavailable(why) from None
     (e,) = res.functions
     if any(p.shape not in (None, "", "varying") or isinstance(p.type, T.Pointer) for p in e.params):
         raise RuntimeError(f"{fn.name}: the library takes only varying value parameters")
@@ -278,15 +463,16 @@ def build_unit(out: Path, arch: str, isa_name: str, fn: LibSource) -> dict:
     src.parent.mkdir(parents=True, exist_ok=True)
     src.write_text(res.text + defs)
     obj.parent.mkdir(parents=True, exist_ok=True)
-    tmp = obj.with_suffix(f".{os.getpid()}.o")
-    run([*isa.cc, *LIB_CFLAGS, *isa.cflags, *[f"-I{d}" for d in incs], *renames, *extra, "-c", src, "-o", tmp])
+    tmp = obj.with_suffix(f".{os.getpid()}-{threading.get_ident()}.o")
+    run([*isa.cc, *LIB_CFLAGS, *isa.cflags, *rec.cflags, *rec.cpp, *extra, "-c", src, "-o", tmp])
+    redefine(isa.cc, tmp, internal_symbols(out, arch, rec.link))
     meta = {
         "name": fn.name, "arch": arch, "isa": isa_name, "lanes": isa.lanes,
         "ret": lane_kind(e.ret), "params": [[p.name, str(p.type), lane_kind(p.type)] for p in e.params],
         "ret_ctype": str(e.ret), "effects": list(e.effects), "variants": variants,
         "abi_protos": abi.variant_prototypes([pub], isa) if variants else [],
         "entry_protos": entry, "typedefs": _typedefs(isa, [lane_kind(e.ret), *(lane_kind(p.type) for p in e.params)]),
-        "link": [str(p) for p in fn.link], "include_dirs": incs, "func": fn.func, "source": str(fn.source),
+        "link": [str(p) for p in rec.link], "func": fn.func, "source": str(fn.source),
     }
     os.replace(tmp, obj)
     meta_path.write_text(json.dumps(meta, indent=1) + "\n")
@@ -294,29 +480,42 @@ def build_unit(out: Path, arch: str, isa_name: str, fn: LibSource) -> dict:
 
 
 def build_scalar(out: Path, arch: str, fn: LibSource) -> Path:
-    """The scalar reference object of ``fn`` for ``arch`` (public name, renamed internals)."""
+    """The scalar reference object of ``fn`` for ``arch``: its one global symbol is the public name
+    (glibc's own alias of it, or ``fn.func`` renamed), what it needs of its companions is renamed as in
+    the vector code (``libexpandm.a`` defines it), and its other definitions are local."""
     obj = out / "obj" / arch / "scalar" / f"{fn.name}.o"
     if obj.exists():
         return obj
     obj.parent.mkdir(parents=True, exist_ok=True)
-    tmp = obj.with_suffix(f".{os.getpid()}.o")
+    tmp = obj.with_suffix(f".{os.getpid()}-{threading.get_ident()}.o")
     cc = arch_cc(arch)
-    run([*cc, *LIB_CFLAGS, *[f"-I{d}" for d in fn.include_dirs], *rename_flags(internal_symbols(fn.link, out / "obj")),
-         "-c", fn.source, "-o", tmp])
-    run([tool(cc, "objcopy"), f"--redefine-sym={fn.func}={fn.name}", tmp])
+    rec = recipe(out, arch, fn)
+    run([*cc, *LIB_CFLAGS, *rec.cflags, *rec.cpp, "-c", fn.source, "-o", tmp])
+    redefine(cc, tmp, internal_symbols(out, arch, rec.link))
+    objcopy = tool(cc, "objcopy")
+    if fn.name not in _defined_globals(cc, tmp):
+        run([objcopy, f"--redefine-sym={fn.func}={fn.name}", tmp])
+    run([objcopy, f"--keep-global-symbol={fn.name}", tmp])
     os.replace(tmp, obj)
     return obj
 
 
 def build_data(out: Path, arch: str, src: Path, symbols: list[str]) -> Path:
-    """glibc's data or error-helper source ``src`` for ``arch``, its symbols renamed ``__expandm_*``."""
+    """glibc's companion ``src`` (a data table, the error helpers, a function the library's functions
+    call) for ``arch``: its internal symbols renamed ``__expandm_*`` (``symbols``: every one the
+    archive's objects refer to), its public aliases (``expf``) made local."""
     obj = out / "obj" / arch / "data" / f"{src.stem}.o"
     if obj.exists():
         return obj
     obj.parent.mkdir(parents=True, exist_ok=True)
-    tmp = obj.with_suffix(f".{os.getpid()}.o")
-    run([*arch_cc(arch), *LIB_CFLAGS, f"-I{shim_dir()}", f"-I{src.parent}", *rename_flags(symbols), "-c", src,
-         "-o", tmp])
+    tmp = obj.with_suffix(f".{os.getpid()}-{threading.get_ident()}.o")
+    cc = arch_cc(arch)
+    rec = recipe(out, arch, companion(src))
+    run([*cc, *LIB_CFLAGS, *rec.cflags, *rec.cpp, "-c", src, "-o", tmp])
+    redefine(cc, tmp, symbols)
+    public = [s for s in _defined_globals(cc, tmp) if not s.startswith(PREFIX)]
+    if public:
+        run([tool(cc, "objcopy"), *[f"--localize-symbol={s}" for s in public], tmp])
     os.replace(tmp, obj)
     return obj
 
@@ -354,11 +553,12 @@ def build_dispatch(out: Path, name: str, variants: list[str], isas: list[str]) -
 
 
 def code_key() -> str:
-    """A hash of everything the library's contents depend on (expand, the tables, mathlib, the shim)."""
+    """A hash of everything the library's contents depend on (expand, the tables, mathlib's sources, the
+    shim and glibc's flags)."""
     h = hashlib.sha256()
     files = [p for d in ("expand", "emit", "predication", "frontends") for p in sorted((ROOT / d).glob("*.py"))]
-    files += [MATHLIB_DIR / "libm.py", MATHLIB_DIR / "corpus.py", *sorted((MATHLIB_DIR / "expandm").glob("*.c")),
-              *sorted(shim_dir().glob("*.h"))]
+    files += [MATHLIB_DIR / "libm.py", MATHLIB_DIR / "corpus.py", MATHLIB_DIR / "realworld.py",
+              *sorted((MATHLIB_DIR / "expandm").glob("*.c")), *sorted(shim_dir().glob("*.h"))]
     for p in files:
         h.update(p.name.encode() + b"\0" + p.read_bytes())
     h.update(str(glibc_flt32_dir()).encode())
@@ -393,9 +593,14 @@ def build(out: Path, plan: dict[str, list[str]], *, jobs: int = 2, log: Callable
         tasks = [(unit.split("/")[0], unit.split("/")[1], srcs[f]) for unit, fs in plan.items() for f in fs]
         t0 = time.monotonic()
 
-        def one(task: tuple[str, str, LibSource]) -> dict:
+        def one(task: tuple[str, str, LibSource]) -> dict | None:
             arch, isa_name, fn = task
-            meta = build_unit(out, arch, isa_name, fn)
+            try:
+                meta = build_unit(out, arch, isa_name, fn)
+            except Unavailable as exc:
+                if log:
+                    log(f"expandm: {arch}/{isa_name}/{fn.name}: left out: {exc}")
+                return None
             build_scalar(out, arch, fn)
             if log:
                 log(f"expandm: {arch}/{isa_name}/{fn.name} ({time.monotonic() - t0:.0f} s)")
@@ -417,7 +622,7 @@ def finish(out: Path) -> None:
     metas = _metas(out)
     srcs = sources()
     manifest: dict = {"version": 1, "key": code_key(), "glibc": glibc_flt32_dir().parts[-4], "units": {},
-                      "archives": {}, "header": "include/expandm.h"}
+                      "missing": {}, "archives": {}, "header": "include/expandm.h"}
     for arch in ARCHES:
         ms = [m for m in metas if m["arch"] == arch]
         if not ms:
@@ -425,8 +630,8 @@ def finish(out: Path) -> None:
         cc = arch_cc(arch)
         objs = [out / "obj" / arch / m["isa"] / f"{m['name']}.o" for m in ms]
         names = sorted({m["name"] for m in ms})
-        link = sorted({Path(p) for n in names for p in srcs[n].link})
-        symbols = internal_symbols(link, out / "obj")
+        link = sorted({Path(p) for m in ms for p in m["link"]})
+        symbols = internal_symbols(out, arch, link)
         objs += [build_data(out, arch, s, symbols) for s in link]
         if arch == "x86_64":
             for n in names:
@@ -442,10 +647,13 @@ def finish(out: Path) -> None:
             run([tool(cc, "ar"), "rcs", tmp, *members])
             os.replace(tmp, libdir / lib)
         manifest["archives"][arch] = {"vector": f"lib/{arch}/libexpandm.a", "scalar": f"lib/{arch}/libexpandm_scalar.a",
-                                      "renamed": {s: f"{PREFIX}{s.lstrip('_')}" for s in symbols}}
+                                      "renamed": {s: renamed(s) for s in symbols}}
         for m in sorted(ms, key=lambda m: EXPANDM_FUNCTIONS.index(m["name"])):
             u = manifest["units"].setdefault(f"{arch}/{m['isa']}", {"lanes": m["lanes"], "functions": []})
             u["functions"].append(m["name"])
+    for p in sorted((out / "obj").glob("*/*/*.missing")):
+        d = json.loads(p.read_text())
+        manifest["missing"].setdefault(f"{d['arch']}/{d['isa']}", {})[d["name"]] = d["why"]
     (out / "include").mkdir(parents=True, exist_ok=True)
     (out / "include" / "expandm.h").write_text(header(metas))
     (out / "expandm.json").write_text(json.dumps(manifest, indent=1) + "\n")
@@ -469,16 +677,13 @@ def header(metas: list[dict]) -> str:
         m = ms[0]
         what, why = m["effects"]
         params = ", ".join(f"{ct} {n}" for n, ct, _ in m["params"])
-        if name in LIBM_NOT_CONST:
-            lines.append(f"/* {name}: EXPANDM_ERRNO_CONST (math.h: it may set errno; the vector code: {why}). */")
+        if name in LIBM_NOT_CONST or not what:
+            said = "math.h: it may set errno; " if name in LIBM_NOT_CONST else ""
+            lines.append(f"/* {name}: EXPANDM_ERRNO_CONST ({said}the vector code: {why}). */")
             attr = "EXPANDM_ERRNO_CONST "
-        elif what:
+        else:
             lines.append(f"/* {name}: declared {what} ({why}). */")
             attr = f"__attribute__(({what})) "
-        else:
-            lines.append(f"/* {name}: neither const nor pure ({why}): GCC 12 calls the variants from a loop "
-                         "under #pragma omp simd, or from any loop with -fno-math-errno. */")
-            attr = ""
         lines += [f"#if {' || '.join(f'({ARCH_MACRO[a]})' for a in arches)}", "#pragma omp declare simd", "#endif",
                   f"{attr}{m['ret_ctype']} {name}({params});", ""]
     lines += ["#pragma GCC diagnostic pop", ""]
@@ -546,7 +751,8 @@ def ensure(isas: Sequence[str], functions: Sequence[str], out: Path | None = Non
     if manifest.exists():
         have = json.loads(manifest.read_text())
         if have.get("key") == code_key() and all(
-                set(fs) <= set(have["units"].get(u, {}).get("functions", [])) for u, fs in plan.items()):
+                set(fs) <= {*have["units"].get(u, {}).get("functions", []), *have.get("missing", {}).get(u, {})}
+                for u, fs in plan.items()):
             return out
     return build(out, plan)
 
@@ -573,6 +779,9 @@ def main(argv: list[str] | None = None) -> int:
     out = build(args.out, plan, jobs=args.jobs, log=lambda s: print(s, file=sys.stderr))
     print(f"wrote {out}/include/expandm.h, {', '.join(str(p.relative_to(out)) for p in sorted(out.glob('lib/*/*.a')))}"
           f" ({time.monotonic() - t0:.0f} s)")
+    missing = json.loads((out / "expandm.json").read_text())["missing"]
+    if missing:
+        print(f"left out: {'; '.join(f'{u}: {len(fs)}' for u, fs in missing.items())} (why: expandm.json, 'missing')")
     return 0
 
 

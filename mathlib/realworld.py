@@ -410,6 +410,16 @@ def compile_scalar(src: Path, obj: Path, isa, flags: Flags, extra_incs: list[str
     return s
 
 
+def scan(directory: Path, isa, flags: Flags, work: Path, jobs: int = 2) -> dict[str, Scalar]:
+    """Every ``.c`` file of ``directory`` compiled into ``work`` (``compile_scalar``, the directory
+    searched first), by file name: what each defines and needs (``companions`` takes it from there)."""
+    sources = sorted(Path(directory).glob("*.c"))
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        built = list(pool.map(lambda s: compile_scalar(s, Path(work) / f"{s.stem}.o", isa, flags,
+                                                       [str(directory)]), sources))
+    return {s.name: s for s in built}
+
+
 def system_symbols(isa) -> set[str]:
     """What the target's ``libm.so.6`` and ``libc.so.6`` export (linked from -lm and libc)."""
     out: set[str] = set()
@@ -524,6 +534,23 @@ def _without_includes(cflags: list[str]) -> list[str]:
     return out
 
 
+def read_source(path: Path, isa, flags: Flags, text: str | None = None):
+    """expand's module of the file ``path`` as the compiler sees it under ``flags`` (the frontend's
+    extras: the force-included headers as ``#include`` lines in front of the text, followed by a line
+    marker; its own include dirs and defines; the preprocessor is the ISA's with the compile's flags,
+    ``-include`` aside). ``path``'s directory is searched first. Raises what the frontends raise."""
+    from frontends.clang_frontend import read_file_any
+
+    path = Path(path)
+    text = path.read_text() if text is None else text
+    incs = [str(path.parent), *flags.include_dirs]
+    fe_text = "".join(f"{ln}\n" for ln in flags.frontend_prelude) + (f'# 1 "{path}"\n' if flags.frontend_prelude
+                                                                      else "") + text
+    return read_file_any(str(path), fe_text, [*flags.frontend_include_dirs, *incs],
+                         [*flags.defines, *flags.frontend_defines], flags.undefs, frontend="auto",
+                         cc=[*isa.preprocessor, *_without_includes(flags.cflags)])  # (the compile's own)
+
+
 def _compile_output(text: str, isa, flags: Flags, incs: list[str], work: Path) -> str:
     """"" if the output compiles with ``-Wall -Wextra -Werror``, else the FAIL message. A ``-Wextra``
     warning inside a header the output includes (not in the output itself) is not expand's: ignored."""
@@ -602,7 +629,6 @@ def _check(spec: dict, path: Path, row: Row, prefixes: list[str]) -> None:
     from expand.driver import expand_module
     from expand.vecmath import VectorMath, parse_modes
     from expand.verify import VERIFY_TIMEOUT, trip_bounds, verify
-    from frontends.clang_frontend import read_file_any
 
     start = time.monotonic()
     isa = get_isa(spec["isa"])
@@ -613,14 +639,9 @@ def _check(spec: dict, path: Path, row: Row, prefixes: list[str]) -> None:
     if bad:
         row.status, row.detail = f"diagnostic: {bad.splitlines()[0].split(': error: ', 1)[-1]}", bad
         return
-    text = data.decode("utf-8")
-    fe_text = "".join(f"{ln}\n" for ln in flags.frontend_prelude) + (f'# 1 "{path}"\n' if flags.frontend_prelude
-                                                                      else "") + text
     vector_math = VectorMath(parse_modes("expand"), None)
     try:
-        mod = read_file_any(str(path), fe_text, [*flags.frontend_include_dirs, *incs],
-                            [*flags.defines, *flags.frontend_defines], flags.undefs, frontend="auto",
-                            cc=[*isa.preprocessor, *_without_includes(flags.cflags)])  # (the compile's own)
+        mod = read_source(path, isa, flags, data.decode("utf-8"))
         row.functions = [n for n, f in mod.functions.items() if not f.static]
         result = expand_module(mod, isa, vector_math=vector_math,
                                command=f"expand {path.name} --isa {isa.name} (mathlib.realworld)")
@@ -803,10 +824,7 @@ def run(directory: Path, isa_name: str, *, jobs: int = 2, flags: Flags | None = 
         work = Path(tmp)
         (work / "obj").mkdir()
         say(f"compiling the {len(sources)} files of {directory} ...")
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            built = list(pool.map(lambda s: compile_scalar(s, work / "obj" / f"{s.stem}.o", isa, flags,
-                                                           [str(directory)]), sources))
-        scalars = {s.name: s for s in built}
+        scalars = scan(directory, isa, flags, work / "obj", jobs)
         links, _ = companions(scalars, system_symbols(isa))
         todo = []
         for src in chosen:
