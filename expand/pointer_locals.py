@@ -239,18 +239,23 @@ def _tables_pointers(fn: Function) -> None:
                     k = found[1]
                     out.append(Assign(s.coord, index, k if T.strip_spelling(k.type) == T.INT else Cast(T.INT, k)))
                 continue
-            if isinstance(s, If):
-                s.then, s.els = rewrite(s.then), rewrite(s.els)
-            elif isinstance(s, Block):
-                s.body = rewrite(s.body)
-            elif isinstance(s, Loop):
-                s.init, s.body, s.step = rewrite(s.init), rewrite(s.body), rewrite(s.step)
+            _nested(s, rewrite)
             map_stmt_exprs(s, f)
             out.append(s)
         return out
 
     fn.body = rewrite(fn.body)
     fn.locals = [s for s in fn.locals if s not in plans]
+
+
+def _nested(s, rewrite) -> None:
+    """Apply ``rewrite`` (a statement list to a statement list) to the lists nested in ``s``."""
+    if isinstance(s, If):
+        s.then, s.els = rewrite(s.then), rewrite(s.els)
+    elif isinstance(s, Block):
+        s.body = rewrite(s.body)
+    elif isinstance(s, Loop):
+        s.init, s.body, s.step = rewrite(s.init), rewrite(s.body), rewrite(s.step)
 
 
 def _only_read_through(fn: Function, p: Symbol, defs: list[Assign]) -> bool:
@@ -419,12 +424,7 @@ def _parameter_pointers(fn: Function) -> None:
                     out.append(If(s.coord, hit, [Assign(s.coord, Unary(tgt.type, "*", Var(prm.type, prm)),
                                                         value)], []))
                 continue
-            if isinstance(s, If):
-                s.then, s.els = rewrite(s.then), rewrite(s.els)
-            elif isinstance(s, Block):
-                s.body = rewrite(s.body)
-            elif isinstance(s, Loop):
-                s.init, s.body, s.step = rewrite(s.init), rewrite(s.body), rewrite(s.step)
+            _nested(s, rewrite)
             map_stmt_exprs(s, f)
             out.append(s)
         return out
