@@ -234,9 +234,7 @@ def recorded_options(tuned: str, text: str) -> tuple[dict, str]:
     m = HEADER.search(text)
     if m is None:
         return {}, ""
-    out = {"input": m["src"], "isa": m["isa"], "lanes": int(m["lanes"])}
-    if m["src"] == "<stdin>":
-        del out["input"]
+    out = {"input": "-" if m["src"] == "<stdin>" else m["src"], "isa": m["isa"], "lanes": int(m["lanes"])}
     if not m["cmd"]:
         return out, ""
     where = f"{tuned}:{text.count(chr(10), 0, m.start('cmd')) + 1}"
@@ -245,8 +243,7 @@ def recorded_options(tuned: str, text: str) -> tuple[dict, str]:
     except ValueError as exc:
         raise ValueError(f"{where}: the command recorded there does not parse ({exc}); edit or delete that line, "
                          "or give the options here") from None
-    out.update({k: v for k, v in cmd.items() if k not in NOT_TAKEN and k not in ("isa", "lanes")
-                and not (k == "input" and v == "-")})
+    out.update({k: v for k, v in cmd.items() if k not in NOT_TAKEN and k not in ("isa", "lanes")})
     return out, f"expand: note: {where}: the options of the command recorded there are the defaults: {m['cmd']}"
 
 
@@ -285,7 +282,9 @@ def verify_file(args: argparse.Namespace) -> int:
               f"give it, expand --verify-file {args.verify_file} SCALAR.c", file=sys.stderr)
         return EXIT_USAGE
     if ns.input == "-":
-        print("expand: error: --verify-file needs the scalar source as a file", file=sys.stderr)
+        made = "" if "input" in given else f" ({tuned} was made from standard input): expand --verify-file " \
+            f"{args.verify_file} SCALAR.c"
+        print(f"expand: error: --verify-file needs the scalar source as a file{made}", file=sys.stderr)
         return EXIT_USAGE
     if note:
         print(note, file=sys.stderr)
