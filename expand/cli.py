@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import dataclasses
+import io
 import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -52,10 +56,11 @@ def build_parser() -> argparse.ArgumentParser:
         prog="expand",
         description="Expand scalar C functions into vector C with SIMD intrinsics: one call of the vector "
                     "function computes one call of the scalar function per lane.",
-        epilog="Exit status: 0 success, 1 diagnostics (or --verify mismatches), 2 usage errors, 3 --verify could "
-               "not run the code on this host (it compiled; nothing was compared).",
+        epilog="Exit status: 0 success, 1 diagnostics (or --verify/--verify-file mismatches), 2 usage errors, 3 "
+               "--verify/--verify-file could not run the code on this host (it compiled; nothing was compared).",
     )
-    p.add_argument("input", nargs="?", help="C source file, or - for standard input")
+    p.add_argument("input", nargs="?", help="C source file, or - for standard input (with --verify-file: the scalar "
+                                            "source; default: the one TUNED.c's header names)")
     p.add_argument("-o", "--output", help="output file (default: standard output)")
     p.add_argument("-I", dest="include", action="append", default=[], metavar="DIR", help="add include directory")
     p.add_argument("-D", dest="define", action="append", default=[], metavar="NAME[=VALUE]", help="define macro")
@@ -101,6 +106,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verify", action="store_true",
                    help="compile the output and the scalar original, run both on edge and random inputs, "
                         "compare every lane bit for bit")
+    p.add_argument("--verify-file", metavar="TUNED.c",
+                   help="verify TUNED.c, an output of expand edited by hand, against the scalar source as --verify "
+                        "does (same harness, inputs and messages), with TUNED.c's code as the vector code; nothing "
+                        "is written. Defaults from TUNED.c's header comment: the ISA and lanes it names and the "
+                        "options of the command it records (output options aside; its paths taken from this "
+                        "directory); an option given here replaces all of that option's values from the header")
     p.add_argument("--link", action="append", default=[], metavar="FILE",
                    help="extra C source the scalar function needs at link time (for --verify; repeatable)")
     p.add_argument("--random", type=int, default=100_000, metavar="N",
@@ -125,17 +136,18 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0) if exc.code in (0, None) else EXIT_USAGE
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     if args.list_isas:
         from emit import ISAS
         for name, (_, _, lanes, needs) in ISAS.items():
             print(f"{name:8} {lanes:2} lanes  {needs}")
         return EXIT_OK
-    if args.input is None:
+    if args.input is None and not args.verify_file:
         parser.print_usage(sys.stderr)
         print("expand: error: an input file (or -) is required", file=sys.stderr)
         return EXIT_USAGE
     try:
-        return run(args)
+        return verify_file(args) if args.verify_file else run(args)
     except OutputError as exc:
         print(f"expand: error: {exc}", file=sys.stderr)
         return EXIT_USAGE if exc.usage else EXIT_DIAG
@@ -147,24 +159,169 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_DIAG
 
 
+def read_input(name: str) -> tuple[str, bytes] | None:
+    """(path for messages, bytes) of file ``name`` (``-``: standard input), or None after saying why not."""
+    if name == "-":
+        return "<stdin>", sys.stdin.buffer.read()
+    try:
+        return name, Path(name).read_bytes()
+    except OSError as exc:
+        print(f"expand: error: cannot read '{name}': {exc.strerror}", file=sys.stderr)
+        return None
+
+
 def run(args: argparse.Namespace) -> int:
+    got = read_input(args.input)
+    if got is None:
+        return EXIT_DIAG
+    path, data = got
+    check_paths(None if args.input == "-" else args.input, {"-o": args.output, "--dot": args.dot,
+                                                            "--header": args.header})
+    dots: list[str] | None = [] if args.dot else None
+    expanded = expand_input(args, path, data, dots)
+    if isinstance(expanded, int):
+        return expanded
+    result, isa, vector_math = expanded
+    if args.verify and path == "<stdin>":
+        print("expand: error: --verify needs the input as a file", file=sys.stderr)
+        return EXIT_USAGE
+    status = verify_result(result, path, args, isa, vector_math) if args.verify else EXIT_OK
+    if status == EXIT_USAGE:
+        return status
+    if status == EXIT_DIAG:  # nothing is left behind as if it were good
+        written = [o for o in (args.output, args.header) if o]
+        if written:
+            print(f"expand: {', '.join(written)} not written: --verify failed", file=sys.stderr)
+        return status
+    if args.dot:
+        write_file(args.dot, "".join(dots))
+    if args.header:
+        from .abi import header
+        guard = "EXPAND_" + re.sub(r"\W", "_", Path(args.header).name).upper()
+        write_file(args.header, header(result.functions, isa, abi=args.abi, wrapper=args.wrapper, guard=guard,
+                                       origin=f"Generated by expand {__version__} from {path}"))
+    if args.output:
+        write_file(args.output, result.text)
+    elif not args.verify:
+        write_stdout(result.text)
+    return status
+
+
+#: The first lines of expand's output (expand/driver.py): what it was generated from and for, and the
+#: command line that made it
+HEADER = re.compile(r"^/\* Generated by expand \S+ from (?P<src>.*) for (?P<isa>\S+) \((?P<lanes>\d+) lanes\)\."
+                    r"(?: \*/)?\n(?:   (?P<cmd>expand(?: .*?)?)(?: \*/)?$)?", re.M)
+#: Options of a recorded command that --verify-file does not take (it writes nothing)
+NOT_TAKEN = ("output", "dot", "header", "verify", "verify_file", "list_isas")
+
+
+def given_options(argv: list[str]) -> dict:
+    """The options ``argv`` gives (those it leaves out are absent, not defaults)."""
+    p = build_parser()
+    for a in p._actions:
+        a.default = argparse.SUPPRESS
+    with contextlib.redirect_stderr(io.StringIO()) as err:
+        try:
+            return vars(p.parse_args(argv))
+        except SystemExit:
+            raise ValueError(err.getvalue().strip().splitlines()[-1].removeprefix("expand: error: ")) from None
+
+
+def recorded_options(tuned: str, text: str) -> tuple[dict, str]:
+    """What --verify-file takes from the header comment of ``text`` (the hand-edited output ``tuned``):
+    the input, ISA and lanes its first line names and the options of the command line under it, output
+    options aside; and a note quoting that command (or ""). ValueError if that line does not parse."""
+    m = HEADER.search(text)
+    if m is None:
+        return {}, ""
+    out = {"input": "-" if m["src"] == "<stdin>" else m["src"], "isa": m["isa"], "lanes": int(m["lanes"])}
+    if not m["cmd"]:
+        return out, ""
+    where = f"{tuned}:{text.count(chr(10), 0, m.start('cmd')) + 1}"
+    try:
+        cmd = given_options(shlex.split(m["cmd"])[1:])
+    except ValueError as exc:
+        raise ValueError(f"{where}: the command recorded there does not parse ({exc}); edit or delete that line, "
+                         "or give the options here") from None
+    out.update({k: v for k, v in cmd.items() if k not in NOT_TAKEN and k not in ("isa", "lanes")})
+    return out, f"expand: note: {where}: the options of the command recorded there are the defaults: {m['cmd']}"
+
+
+def verify_file(args: argparse.Namespace) -> int:
+    """--verify-file TUNED.c: verify a hand-edited output of expand against its scalar source as --verify
+    does. The scalar source is expanded again for what the verifier needs of each function (names,
+    parameter shapes and types, the constants it compares against, globals, trip-count parameters); the
+    harness then includes TUNED.c's text instead of that expansion's. Nothing is written."""
+    given = given_options(args.argv)
+    for opt, dest in (("-o", "output"), ("--dot", "dot"), ("--header", "header")):
+        if dest in given:
+            print(f"expand: error: argument {opt}: --verify-file writes nothing", file=sys.stderr)
+            return EXIT_USAGE
+    got = read_input(args.verify_file)
+    if got is None:
+        return EXIT_DIAG
+    tuned, data = got
+    not_text = not_c_text(tuned, data)
+    if not_text:
+        print(not_text, file=sys.stderr)
+        return EXIT_DIAG
+    text = data.decode("utf-8")
+    try:
+        recorded, note = recorded_options(tuned, text)
+    except ValueError as exc:
+        print(f"expand: error: --verify-file: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    opts = vars(build_parser().parse_args([])) | recorded | given
+    if "isa" in given or "lanes" in given:  # (the ISA and its lanes go together)
+        opts["lanes"] = given.get("lanes")
+    elif opts["lanes"] == get_isa_lanes(opts["isa"]):
+        opts["lanes"] = None
+    ns = argparse.Namespace(**opts, argv=[])
+    if ns.input is None:
+        print(f"expand: error: --verify-file: {tuned} does not name its scalar source (no header of expand's): "
+              f"give it, expand --verify-file {args.verify_file} SCALAR.c", file=sys.stderr)
+        return EXIT_USAGE
+    if ns.input == "-":
+        made = "" if "input" in given else f" ({tuned} was made from standard input): expand --verify-file " \
+            f"{args.verify_file} SCALAR.c"
+        print(f"expand: error: --verify-file needs the scalar source as a file{made}", file=sys.stderr)
+        return EXIT_USAGE
+    if note:
+        print(note, file=sys.stderr)
+    got = read_input(ns.input)
+    if got is None:
+        if "input" not in given:
+            print(f"expand: note: {tuned}'s header names '{ns.input}' as the scalar source; give the right path: "
+                  f"expand --verify-file {args.verify_file} SCALAR.c", file=sys.stderr)
+        return EXIT_DIAG
+    path, source = got
+    expanded = expand_input(ns, path, source)
+    if isinstance(expanded, int):
+        return expanded
+    result, isa, vector_math = expanded
+    if "isa" in recorded and (recorded["isa"], recorded["lanes"]) != (isa.name, isa.lanes):
+        print(f"expand: note: {tuned} was generated for {recorded['isa']} ({recorded['lanes']} lanes); verifying it "
+              f"as {isa.name} ({isa.lanes} lanes)", file=sys.stderr)
+    quoted = tuned.replace("\\", "\\\\").replace('"', '\\"')
+    result = dataclasses.replace(result, text=f'#line 1 "{quoted}"\n{text}')  # (the compiler's messages cite it)
+    return verify_result(result, path, ns, isa, vector_math)
+
+
+def get_isa_lanes(name: str) -> int | None:
+    """The natural lanes of ISA ``name`` (None for an unknown one)."""
+    from emit import ISAS
+
+    return ISAS[name][2] if name in ISAS else None
+
+
+def expand_input(args: argparse.Namespace, path: str, data: bytes, dots: list[str] | None = None):
+    """Check the options and expand ``data`` (the input, read from ``path``) as they say: (Result, isa,
+    VectorMath), or an exit status after the diagnostic."""
     from emit import get_isa
     from frontends.clang_frontend import read_file_any
 
     from .driver import expand_module
 
-    if args.input == "-":
-        path = "<stdin>"
-        data = sys.stdin.buffer.read()
-    else:
-        path = args.input
-        try:
-            data = Path(path).read_bytes()
-        except OSError as exc:
-            print(f"expand: error: cannot read '{path}': {exc.strerror}", file=sys.stderr)
-            return EXIT_DIAG
-    check_paths(None if args.input == "-" else args.input, {"-o": args.output, "--dot": args.dot,
-                                                            "--header": args.header})
     not_text = not_c_text(path, data)
     if not_text:
         print(not_text, file=sys.stderr)
@@ -204,36 +361,13 @@ def run(args: argparse.Namespace) -> int:
     if bad:
         print(f"expand: error: {bad}", file=sys.stderr)
         return EXIT_USAGE
-    dots: list[str] | None = [] if args.dot else None
     result = expand_module(mod, isa, functions=_split(args.functions) or None,
                            expandable=set(_split(args.expandable)), prefix=args.prefix,
                            shapes={**{n: "uniform" for n in _split(args.uniform)},
                                    **{n: "linear" for n in _split(args.linear)}},
                            dot=dots, boscc=args.boscc, abi=args.abi, wrapper=args.wrapper, vector_math=vector_math,
-                           command="expand " + " ".join(sys.argv[1:]) if sys.argv[1:] else "")
-    if args.verify and path == "<stdin>":
-        print("expand: error: --verify needs the input as a file", file=sys.stderr)
-        return EXIT_USAGE
-    status = verify_result(result, path, args, isa, vector_math) if args.verify else EXIT_OK
-    if status == EXIT_USAGE:
-        return status
-    if status == EXIT_DIAG:  # nothing is left behind as if it were good
-        written = [o for o in (args.output, args.header) if o]
-        if written:
-            print(f"expand: {', '.join(written)} not written: --verify failed", file=sys.stderr)
-        return status
-    if args.dot:
-        write_file(args.dot, "".join(dots))
-    if args.header:
-        from .abi import header
-        guard = "EXPAND_" + re.sub(r"\W", "_", Path(args.header).name).upper()
-        write_file(args.header, header(result.functions, isa, abi=args.abi, wrapper=args.wrapper, guard=guard,
-                                       origin=f"Generated by expand {__version__} from {path}"))
-    if args.output:
-        write_file(args.output, result.text)
-    elif not args.verify:
-        write_stdout(result.text)
-    return status
+                           command="expand " + shlex.join(args.argv) if args.argv else "")
+    return result, isa, vector_math
 
 
 def not_c_text(path: str, data: bytes) -> str:
