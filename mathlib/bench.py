@@ -58,8 +58,8 @@ from pathlib import Path
 from emit import get_isa, runs_here, why_not_here
 from emit.host import EXIT_NOT_RUN
 from emit.isa import lane_kind, scalar_ctype
-from expand import types as T
 from expand.driver import expand_module
+from expand.ir import types as T
 from expand.vecmath import EXPANDM_FUNCTIONS, expandm_symbol
 from frontends.pycparser_frontend import read_file
 

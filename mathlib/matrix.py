@@ -19,9 +19,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from emit import ISAS, get_isa
-from expand.diagnostics import ExpandError
+from expand.check.verify import Param, verify
 from expand.driver import expand_module
-from expand.verify import Param, verify
+from expand.ir.diagnostics import ExpandError
 from frontends.pycparser_frontend import read_file
 
 from .corpus import CorpusFunction, corpus

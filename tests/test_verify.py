@@ -1,4 +1,4 @@
-"""Tests of expand/verify.py: hand-written SSE4.1 vector functions against scalar C, bit for bit."""
+"""Tests of expand/check/verify.py: hand-written SSE4.1 vector functions against scalar C, bit for bit."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from expand.types import DOUBLE, FLOAT, INT, UCHAR, UINT, VOID, Pointer
-from expand.verify import Param, VerifyReport, edge_values, verify
+from expand.check.verify import Param, VerifyReport, edge_values, verify
+from expand.ir.types import DOUBLE, FLOAT, INT, UCHAR, UINT, VOID, Pointer
 
 
 class StandInSse41:

@@ -10,9 +10,8 @@ the loop to the function's exit), so a loop can have several exits.
 
 from __future__ import annotations
 
-from .ir import Block, Break, Continue, Function, Goto, If, Label, Loop, Stmt, Unary
-from .lower import NameMaker
-from .types import INT
+from expand.ir.nodes import Block, Break, Continue, Function, Goto, If, Label, Loop, NameMaker, Stmt, Unary
+from expand.ir.types import INT
 
 
 def canonicalize_loops(fn: Function) -> None:

@@ -10,15 +10,15 @@ in every lane, stored unconditionally or under a uniform condition), or when it 
 shared store with any lane-dependence, outside loops, to memory the function does not read (a
 scatter: the lanes' stores of one statement go out in lane order). Everything else is refused here,
 after the shape analysis, with the store's position: silently wrong memory is the worst outcome.
-(Scalar global variables are expand/global_writes.py's.)
+(Scalar global variables are expand/passes/global_writes.py's.)
 """
 
 from __future__ import annotations
 
-from . import types as T
-from .diagnostics import error
-from .ir import Assign, Expr, Index, Member, Symbol, Unary, Var, stmt_exprs
-from .shape import Shapes
+from expand.analysis.shape import Shapes
+from expand.ir import types as T
+from expand.ir.diagnostics import error
+from expand.ir.nodes import Assign, Expr, Index, Member, Symbol, Unary, Var, stmt_exprs
 
 
 def _root(target: Expr) -> tuple[Symbol | None, list[Expr]]:

@@ -4,8 +4,20 @@ uniform constant instead of a per-lane load."""
 
 from __future__ import annotations
 
-from .ir import Assign, Block, Const, Function, If, Index, Loop, Stmt, Symbol, Var, map_expr, map_stmt_exprs, walk_stmts
-from .lower import NameMaker
+from expand.ir.nodes import (
+    Assign,
+    Const,
+    Function,
+    Index,
+    NameMaker,
+    Stmt,
+    Symbol,
+    Var,
+    map_expr,
+    map_stmt_exprs,
+    walk_stmts,
+)
+from expand.ir.visitor import rewrite_nested
 
 
 def hoist_constant_subscripts(fn: Function) -> None:
@@ -42,10 +54,7 @@ def hoist_constant_subscripts(fn: Function) -> None:
     def insert(stmts: list[Stmt]) -> list[Stmt]:
         out: list[Stmt] = []
         for s in stmts:
-            if isinstance(s, If):
-                s.then, s.els = insert(s.then), insert(s.els)
-            elif isinstance(s, (Block, Loop)):
-                s.body = insert(s.body)
+            rewrite_nested(s, insert)
             out.append(s)
             if isinstance(s, Assign) and isinstance(s.target, Var):
                 for (table, k), var in candidates.items():

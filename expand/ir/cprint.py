@@ -6,8 +6,8 @@ import math
 import re
 import struct
 
-from . import types as T
-from .ir import Binary, BitCast, Call, Cast, Cond, Const, Expr, Index, MathOp, Member, Unary, Var
+from expand.ir import types as T
+from expand.ir.nodes import Binary, BitCast, Call, Cast, Cond, Const, Expr, Index, MathOp, Member, Unary, Var
 
 PREC = {"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, "<=": 7, ">": 7, ">=": 7,
         "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10}

@@ -5,7 +5,7 @@
 * An array read and written only at constant indexes becomes one variable per element
   (``y[0]`` -> ``y_0``): plain variables, which if-conversion blends and the printer keeps in
   registers like any other.
-* Any other array stays an array. Shapes (expand/shape.py) decide whether its elements are the same
+* Any other array stays an array. Shapes (expand/analysis/shape.py) decide whether its elements are the same
   in every lane (a plain C array) or not (one row of lanes per element, ``float V[64][4]``, which
   the printer reads and writes a vector at a time for a uniform index and lane by lane for a
   varying one); the printer copies a lane's elements out and back around a per-lane call that gets
@@ -14,35 +14,30 @@
 
 from __future__ import annotations
 
-from . import types as T
-from .diagnostics import error
-from .fold import fold_expr, fold_int
-from .ir import (
+from expand.ir import types as T
+from expand.ir.diagnostics import error
+from expand.ir.nodes import (
     Assign,
     Binary,
-    Block,
     Call,
     Cast,
     Const,
     Expr,
     ExprStmt,
     Function,
-    If,
     Index,
-    Loop,
+    NameMaker,
     Stmt,
     Symbol,
     Unary,
     Var,
+    is_local_array,
     map_stmt_exprs,
     stmt_exprs,
     walk_stmts,
 )
-from .lower import NameMaker
-
-
-def is_local_array(sym: Symbol) -> bool:
-    return sym.kind == "local" and isinstance(sym.type, T.Array)
+from expand.ir.visitor import rewrite_nested
+from expand.passes.fold import fold_expr, fold_int
 
 
 def local_arrays(fn: Function) -> None:
@@ -126,12 +121,7 @@ def _drop(stmts: list[Stmt], dead: set[int]) -> list[Stmt]:
     for s in stmts:
         if id(s) in dead:
             continue
-        if isinstance(s, If):
-            s.then, s.els = _drop(s.then, dead), _drop(s.els, dead)
-        elif isinstance(s, Block):
-            s.body = _drop(s.body, dead)
-        elif isinstance(s, Loop):
-            s.init, s.body, s.step = _drop(s.init, dead), _drop(s.body, dead), _drop(s.step, dead)
+        rewrite_nested(s, lambda body: _drop(body, dead))
         out.append(s)
     return out
 

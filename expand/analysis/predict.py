@@ -17,9 +17,9 @@ misprediction whenever the lanes disagree.
 
 from __future__ import annotations
 
-from .cfg import BasicBlock, reachable
-from .ir import Binary, Cast, Const, Expr, Unary
-from .types import Int
+from expand.analysis.cfg import BasicBlock, reachable
+from expand.ir.nodes import Binary, Cast, Const, Expr, Unary
+from expand.ir.types import Int
 
 _MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 

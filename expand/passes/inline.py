@@ -6,10 +6,9 @@ so that if-conversion sees one control-flow graph and a helper's uniform argumen
 
 from __future__ import annotations
 
-from . import types as T
-from .diagnostics import error
-from .fold import fold_int
-from .ir import (
+from expand.ir import types as T
+from expand.ir.diagnostics import error
+from expand.ir.nodes import (
     Assign,
     Block,
     Break,
@@ -25,14 +24,16 @@ from .ir import (
     Loop,
     Member,
     Module,
+    NameMaker,
     Return,
     Stmt,
     Symbol,
     Unary,
     Var,
     map_expr,
+    walk_stmts,
 )
-from .lower import NameMaker
+from expand.passes.fold import fold_int
 
 
 def inline_module(mod: Module, roots: list[str]) -> None:
@@ -98,7 +99,8 @@ def inline_call(fn: Function, s: Stmt, call: Call, callee: Function, names: Name
     receives a pointer parameter of the caller (sincosf's ``sinp``) is that parameter."""
     symmap: dict[Symbol, Symbol] = {}
     aliases: dict[Symbol, Expr] = {}
-    reassigned = {st.target.sym for st in _walk(callee.body) if isinstance(st, Assign) and isinstance(st.target, Var)}
+    reassigned = {st.target.sym for st in walk_stmts(callee.body)
+                  if isinstance(st, Assign) and isinstance(st.target, Var)}
     for p, a in zip(callee.params, call.args):
         if isinstance(p.type, T.Pointer) and p not in reassigned and (
                 _address_of_variable(a) or isinstance(a, Var) and a.sym.kind == "param"):
@@ -116,7 +118,7 @@ def inline_call(fn: Function, s: Stmt, call: Call, callee: Function, names: Name
         result = Symbol(names.fresh(callee.name.lstrip("_") + "_r"), callee.ret, "local", call.coord, temp=True)
         fn.locals.append(result)
     labels: dict[str, str] = {}
-    for st in _walk(callee.body):
+    for st in walk_stmts(callee.body):
         if isinstance(st, Label):
             labels[st.name] = names.fresh(st.name)
     body: list[Stmt] = []
@@ -133,18 +135,6 @@ def inline_call(fn: Function, s: Stmt, call: Call, callee: Function, names: Name
         assert result is not None
         out.append(Return(s.coord, Var(result.type, result)))
     return out
-
-
-def _walk(stmts: list[Stmt]):
-    for s in stmts:
-        yield s
-        if isinstance(s, If):
-            yield from _walk(s.then)
-            yield from _walk(s.els)
-        elif isinstance(s, Block):
-            yield from _walk(s.body)
-        elif isinstance(s, Loop):
-            yield from _walk(s.body)
 
 
 def _address_of_variable(a: Expr) -> bool:

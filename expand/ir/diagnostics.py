@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .ir import Coord, Function, Stmt
+from expand.ir.nodes import Coord, Function, Stmt
 
 
 class ExpandError(Exception):
@@ -45,3 +45,23 @@ def nesting_error(exc: RecursionError, path: str) -> ExpandError:
         tb = tb.tb_next
     return error(stmt_at or fn_at or Coord(path, 1, 1), "the code is nested too deeply for expand",
                  "split deeply nested expressions or blocks into several statements")
+
+
+def not_c_text(path: str, data: bytes) -> str:
+    """The diagnostic for input that is not C source text (a NUL byte, or bytes that are not UTF-8), or ""."""
+    try:
+        data.decode("utf-8")
+        end = len(data)
+    except UnicodeDecodeError as exc:
+        end = exc.start
+    nul = data.find(b"\x00", 0, end)
+    if nul >= 0:
+        bad, what, hint = nul, "input is not a C source file (it contains NUL bytes)", "give expand C source text"
+    elif end < len(data):
+        bad, what = end, f"input is not UTF-8 text (byte 0x{data[end]:02x})"
+        hint = "convert the file to UTF-8 (e.g. iconv -f latin1 -t utf-8)"
+    else:
+        return ""
+    line, col = data.count(b"\n", 0, bad) + 1, bad - data.rfind(b"\n", 0, bad)
+    where = f"{path}:{line}:{col}"
+    return f"{where}: error: {what}\n{where}: note: {hint}"

@@ -6,7 +6,7 @@ divisions are guarded (no ``/ 0``, no ``INT_MIN / -1``), floats become integers 
 check. It mixes int/unsigned/int64_t/uint64_t/float/double, casts and implicit conversions, punning
 unions, nested if/else, ``?:``, ``&&``/``||``, early returns, a ``static`` helper (inlined by expand)
 and calls of the non-expandable ``log_T(site, value)`` functions of ``fuzz_log.c``, which record
-every call. ``check_source`` expands ``f`` in-process and verifies it with ``expand.verify`` in
+every call. ``check_source`` expands ``f`` in-process and verifies it with ``expand.check.verify`` in
 call-log mode: return values bit for bit *and*, for each input, the same calls with the same
 arguments in the same order in the scalar run and in that input's lane of the vector run.
 
@@ -1034,7 +1034,7 @@ def _on_alarm(signum, frame):  # pragma: no cover - only on a hang
 
 def _log_object(isa, d: Path) -> Path:
     """fuzz_log.c compiled for ``isa`` into directory ``d`` (once: later calls find it there)."""
-    from .verify import COMPILE_FLAGS
+    from expand.check.verify import COMPILE_FLAGS
     tag = re.sub(r"\W", "_", isa.name)
     obj = d / f"fuzz_log-{tag}-{isa.lanes}.o"
     if obj.exists():
@@ -1069,11 +1069,10 @@ def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int | 
     ``seed`` seeds the random inputs; by default the one the fuzz run used for the program (named in
     its ``/* expand-fuzz program LABEL */`` line), so a replay sees the same inputs."""
     from emit import get_isa
+    from expand.check.verify import Param, precompiled_header, verify
+    from expand.driver import expand_module
+    from expand.ir.diagnostics import ExpandError
     from frontends.pycparser_frontend import read_file
-
-    from .diagnostics import ExpandError
-    from .driver import expand_module
-    from .verify import Param, precompiled_header, verify
 
     t0 = time.monotonic()
     if seed is None:

@@ -9,10 +9,11 @@ assignments into statements.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .types import INT, CType
+from expand.ir.types import INT, Array, CType
 
 
 @dataclass(frozen=True)
@@ -139,7 +140,7 @@ MATH_OPS = {"sqrt": 1, "floor": 1, "ceil": 1, "trunc": 1, "rint": 1, "nearbyint"
 
 @dataclass(eq=False)
 class MathOp(Expr):
-    """A call of a pure libm function (expand/mathcalls.py): ``op`` (a key of ``MATH_OPS``) on
+    """A call of a pure libm function (expand/passes/mathcalls.py): ``op`` (a key of ``MATH_OPS``) on
     ``args`` of the result's type (float: ``sqrtf``, double: ``sqrt``). ``func`` is how scalar C
     spells the call (``sqrtf`` or ``__builtin_sqrtf``). Side-effect free, except errno."""
 
@@ -185,7 +186,7 @@ class Aggregate(Expr):
     """A struct or union value made from a brace initializer: a compound literal ``(union u){x}`` or
     a local's ``= {...}``. ``items`` are the initialized subobjects in order, each a path from the
     value (member names and constant array indexes: ``("parts", "msw")``, ``("w", 1)``) and the value
-    stored there (converted to its type); every byte no item names is zero. expand/records.py
+    stored there (converted to its type); every byte no item names is zero. expand/passes/records.py
     turns it into the words of the value."""
 
     items: list[tuple[tuple[str | int, ...], Expr]] = field(default_factory=list)
@@ -329,7 +330,7 @@ class Function:
     locals: list[Symbol] = field(default_factory=list)
     variadic: bool = False
     #: globals whose value the vector code keeps per lane and stores at the exit, the highest writing
-    #: lane's (errno, and globals the function assigns): expand/global_writes.py
+    #: lane's (errno, and globals the function assigns): expand/passes/global_writes.py
     tracked: list[Symbol] = field(default_factory=list)
 
 
@@ -480,3 +481,31 @@ def is_pure(e: Expr) -> bool:
         if isinstance(n, Binary) and n.op in ("/", "%") and n.type.is_int():
             return False
     return True
+
+
+class NameMaker:
+    """Fresh local names derived from the source (``zeroinfnan_r``, ``or_1``)."""
+
+    def __init__(self, fn: Function) -> None:
+        self.fn = fn
+        self.used = {s.name for s in fn.locals} | {p.name for p in fn.params}
+
+    def fresh(self, base: str) -> str:
+        base = re.sub(r"\W", "_", base).strip("_") or "t"
+        name = base
+        n = 1
+        while name in self.used:
+            n += 1
+            name = f"{base}_{n}"
+        self.used.add(name)
+        return name
+
+    def local(self, base: str, t: CType, coord=None) -> Symbol:
+        s = Symbol(self.fresh(base), t, "local", coord, temp=True)
+        self.fn.locals.append(s)
+        return s
+
+
+def is_local_array(sym: Symbol) -> bool:
+    """A local array (each lane has its own copy: expand/passes/local_arrays.py)."""
+    return sym.kind == "local" and isinstance(sym.type, Array)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .diagnostics import error
-from .ir import Assign, Block, Break, Continue, Expr, ExprStmt, Goto, If, Label, Loop, Return, Stmt
+from expand.ir.diagnostics import error
+from expand.ir.nodes import Assign, Block, Break, Continue, Expr, ExprStmt, Goto, If, Label, Loop, Return, Stmt
 
 
 @dataclass(eq=False)

@@ -22,12 +22,10 @@ A pointer used any other way stays a pointer, which the later stages refuse with
 
 from __future__ import annotations
 
-from . import types as T
-from .fold import fold_expr, fold_int
-from .ir import (
+from expand.ir import types as T
+from expand.ir.nodes import (
     Assign,
     Binary,
-    Block,
     Cast,
     Cond,
     Const,
@@ -37,6 +35,7 @@ from .ir import (
     Index,
     Loop,
     Member,
+    NameMaker,
     Symbol,
     Unary,
     Var,
@@ -44,7 +43,8 @@ from .ir import (
     stmt_exprs,
     walk_stmts,
 )
-from .lower import NameMaker
+from expand.ir.visitor import rewrite_nested
+from expand.passes.fold import fold_expr, fold_int
 
 
 def _table_of(e: Expr, idx: dict[Symbol, tuple[Symbol, Symbol]]) -> tuple[Symbol, Expr] | None:
@@ -239,23 +239,13 @@ def _tables_pointers(fn: Function) -> None:
                     k = found[1]
                     out.append(Assign(s.coord, index, k if T.strip_spelling(k.type) == T.INT else Cast(T.INT, k)))
                 continue
-            _nested(s, rewrite)
+            rewrite_nested(s, rewrite)
             map_stmt_exprs(s, f)
             out.append(s)
         return out
 
     fn.body = rewrite(fn.body)
     fn.locals = [s for s in fn.locals if s not in plans]
-
-
-def _nested(s, rewrite) -> None:
-    """Apply ``rewrite`` (a statement list to a statement list) to the lists nested in ``s``."""
-    if isinstance(s, If):
-        s.then, s.els = rewrite(s.then), rewrite(s.els)
-    elif isinstance(s, Block):
-        s.body = rewrite(s.body)
-    elif isinstance(s, Loop):
-        s.init, s.body, s.step = rewrite(s.init), rewrite(s.body), rewrite(s.step)
 
 
 def _only_read_through(fn: Function, p: Symbol, defs: list[Assign]) -> bool:
@@ -424,7 +414,7 @@ def _parameter_pointers(fn: Function) -> None:
                     out.append(If(s.coord, hit, [Assign(s.coord, Unary(tgt.type, "*", Var(prm.type, prm)),
                                                         value)], []))
                 continue
-            _nested(s, rewrite)
+            rewrite_nested(s, rewrite)
             map_stmt_exprs(s, f)
             out.append(s)
         return out

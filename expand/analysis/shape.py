@@ -6,14 +6,14 @@ Parameters are varying unless declared ``uniform``/``linear`` (``#pragma omp dec
 assigned under a mask vary. A variable takes the shape all its definitions agree on. Uniform and
 consecutive variables stay scalars in the output (a consecutive one holds lane 0's value);
 ``p[i]`` with a uniform pointer and a consecutive ``i`` becomes one vector load or store. A local
-array (expand/local_arrays.py) varies when a store puts a varying value, index or mask into it, or
+array (expand/passes/local_arrays.py) varies when a store puts a varying value, index or mask into it, or
 a per-lane call gets it; otherwise its elements are the same in every lane.
 """
 
 from __future__ import annotations
 
-from . import types as T
-from .ir import (
+from expand.ir import types as T
+from expand.ir.nodes import (
     MASK,
     Assign,
     Binary,
@@ -27,9 +27,9 @@ from .ir import (
     Unary,
     Var,
     flatten,
+    is_local_array,
     stmt_exprs,
 )
-from .local_arrays import is_local_array
 
 U, C, V = "uniform", "consecutive", "varying"
 
@@ -105,12 +105,12 @@ def analyze(params: list[Symbol], stmts: list, entry: Symbol | None = None) -> S
                         and n.operand.sym.kind in ("local", "param"):
                     sym = n.operand.sym
                     if sym.kind == "param" and sym.shape in ("uniform", "linear"):
-                        from .diagnostics import error
+                        from expand.ir.diagnostics import error
                         raise error(sym.coord, f"the address of {sym.shape} parameter '{sym.name}' is taken, so each"
                                                " lane may change it", "copy it to a local variable and pass that")
                     syms[sym] = V
     defs: dict[Symbol, list[Assign]] = {}
-    stores: dict[Symbol, list[Assign]] = {}  # local arrays (expand/local_arrays.py): their element stores
+    stores: dict[Symbol, list[Assign]] = {}  # local arrays (expand/passes/local_arrays.py): their element stores
     for s in flatten(stmts):
         if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym.type != MASK:
             defs.setdefault(s.target.sym, []).append(s)
@@ -142,7 +142,7 @@ def analyze(params: list[Symbol], stmts: list, entry: Symbol | None = None) -> S
                 shapes.add(syms[sym])
             new = shapes.pop() if len(shapes) == 1 else V
             if new != old and sym.kind == "param" and sym.shape in ("uniform", "linear"):
-                from .diagnostics import error
+                from expand.ir.diagnostics import error
                 raise error(sym.coord, f"{sym.shape} parameter '{sym.name}' is assigned a value that differs "
                                        "between lanes", "assign it to a local variable instead")
             if new != old:

@@ -3,7 +3,7 @@ reads like the source: ``ix = asuint(x)`` prints as one bit cast of ``x``, not f
 
 from __future__ import annotations
 
-from .ir import (
+from expand.ir.nodes import (
     Assign,
     BreakIf,
     Call,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .ir import Binary, Cast, Const, Expr, Function, Unary, map_expr, map_stmt_exprs, walk_stmts
-from .types import Int
+from expand.ir.nodes import Binary, Cast, Const, Expr, Function, Unary, map_expr, map_stmt_exprs, walk_stmts
+from expand.ir.types import Int
 
 
 def fold_int(e: Expr) -> int | None:

@@ -1,7 +1,7 @@
 """Expression lowering: type punning becomes BitCast, effects leave expressions.
 
 After this pass:
-* every other local struct or union, and every compound literal, is words of bits (expand/records.py);
+* every other local struct or union, and every compound literal, is words of bits (expand/passes/records.py);
 * a local union whose members are same-size scalars is one scalar variable; reading another
   member is a ``BitCast`` (free in a vector register), and ``*(T *)&x`` is a ``BitCast`` too;
 * ``&&``, ``||`` and ``?:`` whose right/arm operands call functions or may fault are control flow
@@ -11,11 +11,9 @@ After this pass:
 
 from __future__ import annotations
 
-import re
-
-from . import types as T
-from .diagnostics import error
-from .ir import (
+from expand.ir import types as T
+from expand.ir.diagnostics import error
+from expand.ir.nodes import (
     Assign,
     Binary,
     BitCast,
@@ -32,6 +30,7 @@ from .ir import (
     Loop,
     MathOp,
     Member,
+    NameMaker,
     Return,
     Stmt,
     Symbol,
@@ -40,18 +39,11 @@ from .ir import (
     map_expr,
     walk_stmts,
 )
-
-
-def punnable(t: T.CType) -> bool:
-    """A union used only to reinterpret bits: every member a scalar of the same size."""
-    if not isinstance(t, T.Record) or not t.is_union or not t.fields:
-        return False
-    sizes = {ft.size() for _, ft in t.fields if ft.is_arith()}
-    return len(sizes) == 1 and all(ft.is_arith() for _, ft in t.fields)
+from expand.ir.types import punnable
+from expand.passes.records import lower_records
 
 
 def lower_function(fn: Function) -> None:
-    from .records import lower_records
     lower_records(fn)
     scalarize_unions(fn)
     names = NameMaker(fn)
@@ -95,34 +87,11 @@ def scalarize_unions(fn: Function) -> None:
             st.target = Var(sym.type, sym)
             st.value = val
             continue
-        from .ir import map_stmt_exprs
+        from expand.ir.nodes import map_stmt_exprs
         map_stmt_exprs(st, fix)
 
 
 # ------------------------------------------------------------------ names
-
-
-class NameMaker:
-    """Fresh local names derived from the source (``zeroinfnan_r``, ``or_1``)."""
-
-    def __init__(self, fn: Function) -> None:
-        self.fn = fn
-        self.used = {s.name for s in fn.locals} | {p.name for p in fn.params}
-
-    def fresh(self, base: str) -> str:
-        base = re.sub(r"\W", "_", base).strip("_") or "t"
-        name = base
-        n = 1
-        while name in self.used:
-            n += 1
-            name = f"{base}_{n}"
-        self.used.add(name)
-        return name
-
-    def local(self, base: str, t: T.CType, coord=None) -> Symbol:
-        s = Symbol(self.fresh(base), t, "local", coord, temp=True)
-        self.fn.locals.append(s)
-        return s
 
 
 # ------------------------------------------------------------------ effects out of expressions

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .ir import (
+from expand.ir.nodes import (
     Assign,
     Block,
     Break,
@@ -20,7 +20,7 @@ from .ir import (
     Var,
     walk_stmts,
 )
-from .types import Int
+from expand.ir.types import Int
 
 
 def trip_params(fn: Function) -> list[str]:
@@ -28,7 +28,7 @@ def trip_params(fn: Function) -> list[str]:
 
     The seed is every variable a loop's exit reads: ``Loop.cond``, ``BreakIf`` conditions, and the
     conditions of the ``if``s inside a loop that lead to a ``break``, ``return`` or ``goto`` out of it
-    (canonical loops, expand/loops.py, test ``if (!c) break;``). The set is then closed backwards over
+    (canonical loops, expand/passes/canonical_loops.py, test ``if (!c) break;``). The set is then closed backwards over
     assignments: when ``k`` is in it and ``k = f(n, m)`` (or ``k[i] = f(n)``), ``n``, ``m`` (and ``i``)
     are too. Control dependences (an ``if`` around ``k = ...``) are not followed."""
     needed: set[Symbol] = set()

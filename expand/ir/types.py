@@ -135,7 +135,7 @@ class Record(CType):
     fields: list[tuple[str, CType]] = field(default_factory=list)
     spelling: str = ""
     complete: bool = True
-    #: where it is defined (an ``expand.ir.Coord``; None: not known): the output copies the definitions
+    #: where it is defined (an ``expand.ir.nodes.Coord``; None: not known): the output copies the definitions
     #: of records the input's own file makes, and includes the headers for the others
     coord: object = None
     #: why ``size()`` and the members' offsets may not be the compiler's (``__attribute__((packed))``,
@@ -299,7 +299,7 @@ class Target:
     char32: Int = UINT  # __CHAR32_TYPE__ (uint_least32_t)
     triple: str = ""  # ``cc -dumpmachine`` (libclang's --target), "" for the host
     #: GCC's ``__BYTE_ORDER__``: every target expand emits for (x86-64, AArch64, ppc64le) is little-endian;
-    #: local unions and structs are taken as their bytes in that order (expand/records.py refuses big-endian)
+    #: local unions and structs are taken as their bytes in that order (expand/passes/records.py refuses big-endian)
     big_endian: bool = False
 
     @property
@@ -500,3 +500,11 @@ def char_constant(text: str, target: Target = HOST) -> tuple[Int, int]:
     for u in units:  # GCC: big end first, 8 bits each, then int
         v = (v << 8) | u
     return INT, INT.wrap(v)
+
+
+def punnable(t: CType) -> bool:
+    """A union used only to reinterpret bits: every member a scalar of the same size."""
+    if not isinstance(t, Record) or not t.is_union or not t.fields:
+        return False
+    sizes = {ft.size() for _, ft in t.fields if ft.is_arith()}
+    return len(sizes) == 1 and all(ft.is_arith() for _, ft in t.fields)

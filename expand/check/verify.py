@@ -50,7 +50,7 @@ from typing import Protocol
 
 from emit.host import why_not_here
 from emit.isa import lane_kind, scalar_ctype
-from expand.types import BASIC_TYPES, Array, CType, Float, Int, Pointer, Record, Void, strip_spelling
+from expand.ir.types import BASIC_TYPES, Array, CType, Float, Int, Pointer, Record, Void, strip_spelling
 
 #: Most edge combinations tested when the cross product of several edge sets is larger.
 EDGE_CAP = 300_000
@@ -67,7 +67,7 @@ RUN_TIMEOUT = 1800
 VERIFY_TIMEOUT = 600
 #: Seconds to find the values of the inputs a timed-out run was in (a probe run of those inputs).
 PROBE_TIMEOUT = 20
-#: The default [LO, HI] of an integer parameter a loop's trip count depends on (expand/trip_inputs.py)
+#: The default [LO, HI] of an integer parameter a loop's trip count depends on (expand/analysis/trip_inputs.py)
 #: when no ``--range`` gives one: drawn from the whole ``int`` range, a count takes up to 2^31 trips
 #: per input and a verification hours. -16..256 keeps negative and zero counts (the loop not entered),
 #: every remainder modulo the widest gang (16 lanes) and lanes whose counts differ by hundreds, at a few
@@ -1359,3 +1359,8 @@ def _ub_probe(inputs: list[str], isa: IsaLike, wd: Path, base: list[str], scalar
 
 def _dedupe_paths(ps: Iterable[Path]) -> list[Path]:
     return list(dict.fromkeys(ps))
+
+
+def verify_params(params) -> list[Param]:
+    """The verifier's view of an expanded function's parameters (``Symbol``s), with their ABI shapes."""
+    return [Param(p.name, p.type, p.shape or "varying") for p in params]

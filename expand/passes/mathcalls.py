@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from . import types as T
-from .ir import (
+from expand.ir import types as T
+from expand.ir.nodes import (
     MATH_OPS,
     Assign,
     Binary,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .ir import (
+from expand.ir.nodes import (
     Assign,
     Binary,
     BreakIf,

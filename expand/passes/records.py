@@ -27,7 +27,7 @@ scalar code has whatever was there). glibc reads only what it wrote (EXTRACT_WOR
 value, then its halves; INSERT_WORDS: both halves, then the whole; SET_LOW_WORD: the whole, one
 half, then the whole), and those reads are exact; each lane's words are its own. Everything else a
 struct or union local could be used for (its address, a call argument, a copy to or from memory,
-``?:`` of records) is a diagnostic. Unions of same-size scalars alone stay with expand/lower.py's
+``?:`` of records) is a diagnostic. Unions of same-size scalars alone stay with expand/passes/lower.py's
 punning (one variable of the first member's type).
 """
 
@@ -35,10 +35,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import types as T
-from .diagnostics import error
-from .fold import fold_int
-from .ir import (
+from expand.ir import types as T
+from expand.ir.diagnostics import error
+from expand.ir.nodes import (
     Aggregate,
     Assign,
     Binary,
@@ -57,6 +56,7 @@ from .ir import (
     Label,
     Loop,
     Member,
+    NameMaker,
     Return,
     Stmt,
     Symbol,
@@ -64,14 +64,10 @@ from .ir import (
     Var,
     map_expr,
 )
+from expand.passes.fold import fold_int
 
 #: the most elements a non-constant index may choose among (each read or write is a chain of selects)
 MAX_ALTERNATIVES = 16
-
-
-def _punnable(t: T.CType) -> bool:
-    from .lower import punnable
-    return punnable(t)
 
 
 def leaf_problem(t: T.CType, where: str = "") -> str:
@@ -259,12 +255,11 @@ class RecordLowering:
     """The pass over one function (see the module docstring)."""
 
     def __init__(self, fn: Function) -> None:
-        from .lower import NameMaker
         self.fn = fn
         self.names = NameMaker(fn)
         self.locals: dict[Symbol, tuple[T.Int, list[Symbol]]] = {}  # a local record -> its words
         self.rtype: dict[Symbol, T.Record] = {}  # a local record -> its type
-        self.pun = {s for s in fn.locals if isinstance(s.type, T.Record) and _punnable(s.type)}
+        self.pun = {s for s in fn.locals if isinstance(s.type, T.Record) and T.punnable(s.type)}
         self.known: dict[Symbol, Expr] = {}  # word variable -> its constant value, in straight-line code
         self.out: list[Stmt] = []  # the statements the current assignment becomes
         for s in list(fn.locals):
@@ -556,7 +551,7 @@ class RecordLowering:
             return self.out
         value = self.read(s.value, co)
         if isinstance(tgt, Var) and tgt.sym in self.pun and isinstance(value.type, T.Record):
-            # a punning union (expand/lower.py) given a value of ours: its first member's bits
+            # a punning union (expand/passes/lower.py) given a value of ours: its first member's bits
             if not (self.is_ours(value) or isinstance(value, Aggregate)):
                 return [Assign(co, tgt, value)]
             src = self.place(value, co)
@@ -585,12 +580,12 @@ def lower_records(fn: Function) -> None:
     """Hold ``fn``'s local structs and unions (except punning unions) and its compound literals as
     words (see the module docstring)."""
     has_aggregate = False
-    from .ir import stmt_exprs, walk_stmts
+    from expand.ir.nodes import stmt_exprs, walk_stmts
     for s in walk_stmts(fn.body):
         if any(isinstance(n, Aggregate) for e in stmt_exprs(s) for n in e.walk()):
             has_aggregate = True
             break
-    if not has_aggregate and not any(isinstance(s.type, T.Record) and not _punnable(s.type) for s in fn.locals):
+    if not has_aggregate and not any(isinstance(s.type, T.Record) and not T.punnable(s.type) for s in fn.locals):
         return
     low = RecordLowering(fn)
     fn.body = low.stmts(fn.body)

@@ -1,8 +1,8 @@
 """Cross-check the two frontends: same IR, same output, and our C type rules against clang's.
 
-    python -m frontends.crosscheck            # corpus + test kernels: first IR difference per function
-    python -m frontends.crosscheck --types    # also the generated type cross-check (>= 300 expressions)
-    python -m frontends.crosscheck FILE.c -I DIR ...
+    python -m expand.check.crosscheck            # corpus + test kernels: first IR difference per function
+    python -m expand.check.crosscheck --types    # also the generated type cross-check (>= 300 expressions)
+    python -m expand.check.crosscheck FILE.c -I DIR ...
 
 Exit status 1 on any difference.  The IR is compared through :func:`dump_module`, a structural
 dump of every node: class, type (canonical and spelling), operator, constant value and text, symbol
@@ -18,9 +18,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from expand import types as T
-from expand.diagnostics import ExpandError
-from expand.ir import (
+from expand.ir import types as T
+from expand.ir.diagnostics import ExpandError
+from expand.ir.nodes import (
     Aggregate,
     Assign,
     Binary,
@@ -571,7 +571,7 @@ def type_crosscheck(exprs: list[str] | None = None, path: str = "/tmp/expand-typ
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m frontends.crosscheck", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m expand.check.crosscheck", description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="*", help="C files to compare (default: the corpus and the test kernels)")
     ap.add_argument("-I", dest="include", action="append", default=[], help="include directory")
     ap.add_argument("--isa", default="sse4.1", help="also compare expand_module output for this ISA ('' to skip)")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .ir import (
+from expand.ir.nodes import (
     Assign,
     Binary,
     BitCast,
@@ -39,10 +39,10 @@ from .ir import (
     Symbol,
     Unary,
     Var,
+    is_local_array,
     stmt_exprs,
     walk_stmts,
 )
-from .local_arrays import is_local_array
 
 
 def _varying_expr(e: Expr, vs: set[Symbol]) -> bool:
@@ -74,18 +74,8 @@ def _has_exit(s: Stmt) -> bool:
     if isinstance(s, Block):
         return any(_has_exit(x) for x in s.body)
     if isinstance(s, Loop):
-        return any(isinstance(x, Goto) for x in _walk(s.body))
+        return any(isinstance(x, Goto) for x in walk_stmts(s.body))
     return False
-
-
-def _walk(stmts: list[Stmt]):
-    for s in stmts:
-        yield s
-        if isinstance(s, If):
-            yield from _walk(s.then)
-            yield from _walk(s.els)
-        elif isinstance(s, (Block, Loop)):
-            yield from _walk(s.body)
 
 
 def uniform_loops(fn: Function) -> set[Loop]:
@@ -124,7 +114,7 @@ def _uniform_cond(e: Expr, vs: set[Symbol]) -> bool:
 def _leaves(s: If) -> bool:
     """Some jump leaves the ``if`` (a break of the enclosing loop, a goto to a label outside it, a
     return), or a label in it (outside its loops) may be entered from outside."""
-    inner = {x.name for x in _walk(s.then + s.els) if isinstance(x, Label)}
+    inner = {x.name for x in walk_stmts(s.then + s.els) if isinstance(x, Label)}
 
     def go(stmts: list[Stmt], in_loop: bool) -> bool:
         for x in stmts:
@@ -181,7 +171,7 @@ def divergence(fn: Function, loops_allowed: bool = True) -> Divergence:
                     if masked or _varying_expr(s.value, vs):
                         new_vs.add(s.target.sym)
                 elif isinstance(s, Assign) and isinstance(s.target, Index) and isinstance(s.target.base, Var) \
-                        and is_local_array(s.target.base.sym):  # a local array's elements (expand/shape.py)
+                        and is_local_array(s.target.base.sym):  # a local array's elements (expand/analysis/shape.py)
                     if masked or _varying_expr(s.value, vs) or _varying_expr(s.target.index, vs):
                         new_vs.add(s.target.base.sym)
                 elif isinstance(s, If):

@@ -35,9 +35,10 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from . import types as T
-from .diagnostics import error
-from .ir import (
+from expand.ir import types as T
+from expand.ir.diagnostics import error
+from expand.ir.libc import ERRNO, LIBM, MATH_ERRNO, PSEUDO, WRITE, libm_name, may_set_errno
+from expand.ir.nodes import (
     Assign,
     Binary,
     BitCast,
@@ -62,40 +63,12 @@ from .ir import (
     stmt_exprs,
     walk_stmts,
 )
-from .vecmath import LIBM
-
-ERRNO = "errno"
-#: ``WRITE(g, v)``: the active lanes assign ``v`` to global ``g`` (a ``Var``).
-WRITE = "__expand_global_write"
-#: ``MATH_ERRNO(c)``: the active lanes where ``c`` holds set errno to EDOM (a sqrt of a negative number).
-MATH_ERRNO = "__expand_math_errno"
-PSEUDO = (WRITE, MATH_ERRNO)
-#: What errno holds around a lane's call while the vector code watches for the call's write: no
-#: errno value (those are positive), nor a verifier's pattern.
-UNSET = "-0x45585041"
-
-#: libm functions that never set errno (with their ``f`` and ``l`` forms and ``__builtin_`` spellings)
-_ERRNO_FREE = ("fabs", "copysign", "floor", "ceil", "trunc", "round", "roundeven", "rint", "nearbyint", "fmin",
-               "fmax", "fma", "modf", "frexp", "nan", "isinf", "isnan", "finite", "signbit", "issignaling",
-               "__isinf", "__isnan", "__finite", "__signbit", "__issignaling")
-
-
-def _base(func: str) -> str:
-    return func.removeprefix("__builtin_")
-
-
-def may_set_errno(func: str) -> bool:
-    """A call of ``func`` may set errno: anything but libm's errno-free functions (and expand's own
-    ``WRITE``/``MATH_ERRNO``, which are tracked writes, not calls)."""
-    name = _base(func)
-    if func in PSEUDO:
-        return False
-    return not any(name in (b, b + "f", b + "l") for b in _ERRNO_FREE)
+from expand.ir.visitor import rewrite_nested
 
 
 def only_errno(func: str) -> bool:
     """``func`` writes no global variable but errno: a libm function or one of glibc's error helpers."""
-    name = _base(func)
+    name = libm_name(func)
     return name in LIBM or not may_set_errno(func) or name.startswith(("__math_", "__expandm_math_"))
 
 
@@ -240,12 +213,7 @@ def _stmt_lists(stmts: list[Stmt], f) -> list[Stmt]:
     """``stmts`` with each statement ``s`` replaced by ``f(s)`` (a list), nested lists first."""
     out: list[Stmt] = []
     for s in stmts:
-        if isinstance(s, If):
-            s.then, s.els = _stmt_lists(s.then, f), _stmt_lists(s.els, f)
-        elif isinstance(s, Block):
-            s.body = _stmt_lists(s.body, f)
-        elif isinstance(s, Loop):
-            s.init, s.body, s.step = _stmt_lists(s.init, f), _stmt_lists(s.body, f), _stmt_lists(s.step, f)
+        rewrite_nested(s, lambda body: _stmt_lists(body, f))
         out += f(s)
     return out
 
