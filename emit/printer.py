@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from expand.analysis.shape import Shapes
+from expand.analysis.shapes import Shapes
 from expand.ir import types as T
 from expand.ir.cprint import cdecl, cexpr, const_text, literal_value
 from expand.ir.diagnostics import ExpandError, error
@@ -429,7 +429,7 @@ class FunctionPrinter:
         if isinstance(tgt, Index) and isinstance(tgt.base, Var) and is_local_array(tgt.base.sym):
             if self.lane_array(tgt.base.sym):
                 self.array_store(tgt, s.value, m)
-            else:  # the same elements in every lane: a plain C array (expand/analysis/shape.py)
+            else:  # the same elements in every lane: a plain C array (expand/analysis/shapes.py)
                 self.lines.append(f"{ind}{cexpr(tgt)} = {self.scalar(s.value)};")
             return
         if isinstance(tgt, Index) and not self.sh.varying(tgt.base):
@@ -441,7 +441,7 @@ class FunctionPrinter:
     def uniform_if(self, s: UniformIf) -> None:
         """A branch on a uniform condition: plain C (its statements keep the enclosing mask)."""
         ind = self.indent
-        if self.sh.varying(s.cond):  # expand/analysis/divergence.py and expand/analysis/shape.py disagree: never guess
+        if self.sh.varying(s.cond):  # expand/analysis/shapes.py and expand/analysis/shapes.py disagree: never guess
             raise error(s.coord, "internal: a branch kept as uniform has a condition that varies between lanes")
         self.cur_mask = s.mask  # an integer division in the condition runs only if some lane is on
         cond = self.scalar(s.cond)

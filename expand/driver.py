@@ -11,7 +11,7 @@ from emit.isa import lane_kind
 from emit.printer import FunctionPrinter
 from expand import __version__
 from expand import abi as abi_mod
-from expand.analysis.shape import analyze
+from expand.analysis.shapes import analyze
 from expand.analysis.shared_stores import check_shared_stores
 from expand.analysis.trip_inputs import trip_params
 from expand.ir import types as T

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from expand.analysis.cfg import CFG, BasicBlock, build_cfg, exprs_of_term
-from expand.analysis.divergence import divergence
+from expand.analysis.shapes import divergence
 from expand.ir.nodes import (
     MASK,
     Assign,
@@ -119,7 +119,7 @@ class _Converter:
         self.uniform = uniform
         self.block_of: dict[Stmt, BasicBlock] = {}
         self.regions: list[tuple[CFG, dict[BasicBlock, Symbol | None]]] = []  # for --dot
-        self.uniform_ifs: set[If] = set()  # branches on a uniform condition (expand/analysis/divergence.py)
+        self.uniform_ifs: set[If] = set()  # branches on a uniform condition (expand/analysis/shapes.py)
         self.branches: list[UniformBranch] = []
 
     def mask_sym(self, base: str, coord) -> Symbol:

@@ -15,7 +15,7 @@ after the shape analysis, with the store's position: silently wrong memory is th
 
 from __future__ import annotations
 
-from expand.analysis.shape import Shapes
+from expand.analysis.shapes import Shapes
 from expand.ir import types as T
 from expand.ir.diagnostics import error
 from expand.ir.nodes import Assign, Expr, Index, Member, Symbol, Unary, Var, stmt_exprs

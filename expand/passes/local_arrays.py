@@ -5,7 +5,7 @@
 * An array read and written only at constant indexes becomes one variable per element
   (``y[0]`` -> ``y_0``): plain variables, which if-conversion blends and the printer keeps in
   registers like any other.
-* Any other array stays an array. Shapes (expand/analysis/shape.py) decide whether its elements are the same
+* Any other array stays an array. Shapes (expand/analysis/shapes.py) decide whether its elements are the same
   in every lane (a plain C array) or not (one row of lanes per element, ``float V[64][4]``, which
   the printer reads and writes a vector at a time for a uniform index and lane by lane for a
   varying one); the printer copies a lane's elements out and back around a per-lane call that gets
