@@ -189,6 +189,14 @@ class Isa:
     arch: str | None = None
     libmvec: bool = False
     sleef_suffix: str | None = None
+    #: Intrinsics written by hand beside the generated code (mathlib/bench.py's instruction column): the
+    #: prefix of this ISA's intrinsic names (``"_mm256"``: ``_mm256_andnot_ps``; None: no such family),
+    #: whether its float comparisons take a predicate (``_mm256_cmp_ps(a, b, _CMP_GE_OQ)``; else one
+    #: intrinsic per comparison, ``_mm_cmpge_ps(a, b)``), and whether they give a mask register
+    #: (AVX-512's k registers: ``_mm512_cmp_ps_mask``) rather than lanes of all ones.
+    intrinsic_prefix: str | None = None
+    cmp_predicate: bool = False
+    mask_registers: bool = False
     #: The vector math library of the output being printed (set by ``emission``; None: libm calls
     #: without an instruction run per lane).
     vector_math: VectorLibrary | None = None

@@ -84,55 +84,10 @@ UNIONS = (("float", "f", "unsigned", "i"), ("float", "f", "int", "i"),
 SPELL = {"int": "int32_t", "unsigned": "uint32_t", "int64_t": "int64_t", "uint64_t": "uint64_t",
          "float": "float", "double": "double"}
 
-FUZZ_LOG_H = """\
-/* expand-fuzz: calls with a side effect (defined in fuzz_log.c, not expandable). */
-#ifndef FUZZ_LOG_H
-#define FUZZ_LOG_H
-#include <stdint.h>
-int log_i32(int site, int v);
-unsigned log_u32(int site, unsigned v);
-int64_t log_i64(int site, int64_t v);
-uint64_t log_u64(int site, uint64_t v);
-float log_f32(int site, float v);
-double log_f64(int site, double v);
-#endif
-"""
-
-FUZZ_LOG_C = """\
-/* expand-fuzz: each call records (site, argument bits) with the verifier's vfy_log_record (expand's
-   verify harness in call-log mode defines it; this weak stand-in lets the file link anywhere else)
-   and returns a value that depends on both. */
-#include <stdint.h>
-#include <string.h>
-#include "fuzz_log.h"
-
-void vfy_log_record(int site, uint64_t bits);
-__attribute__((weak)) void vfy_log_record(int site, uint64_t bits) { (void)site; (void)bits; }
-
-int log_i32(int site, int v) { vfy_log_record(site, (uint32_t)v); return (int)((unsigned)v * 3u + (unsigned)site); }
-unsigned log_u32(int site, unsigned v) { vfy_log_record(site, v); return (v ^ 0x9e3779b9u) + (unsigned)site; }
-int64_t log_i64(int site, int64_t v) {
-    vfy_log_record(site, (uint64_t)v);
-    return (int64_t)((uint64_t)v * 5u + (uint64_t)site);
-}
-uint64_t log_u64(int site, uint64_t v) { vfy_log_record(site, v); return (v >> 1) + (uint64_t)site; }
-/* NaNs are recorded as one NaN: C leaves their signs and payloads to the compiler (which operand's
-   NaN an addition returns depends on how it orders the operands). */
-float log_f32(int site, float v) {
-    uint32_t b = 0x7fc00000u;
-    if (v == v)
-        memcpy(&b, &v, sizeof b);
-    vfy_log_record(site, b);
-    return v * 0.5f + (float)site;
-}
-double log_f64(int site, double v) {
-    uint64_t b = 0x7ff8000000000000u;
-    if (v == v)
-        memcpy(&b, &v, sizeof b);
-    vfy_log_record(site, b);
-    return v - (double)site;
-}
-"""
+#: The calls with a side effect every program may make (not expandable; the verifier's call log
+#: records them): the C files beside this module, written next to each program (``write_support``).
+FUZZ_LOG_H = (Path(__file__).resolve().parent / "fuzz_log.h").read_text()
+FUZZ_LOG_C = (Path(__file__).resolve().parent / "fuzz_log.c").read_text()
 
 # ----------------------------------------------------------------------------- the program tree
 

@@ -4,13 +4,15 @@
 to the scalar function (one element at a time) and to the vector function (one gang of
 ``isa.lanes`` elements at a time) and compares every output lane by bit pattern (floats included:
 NaN payloads and the sign of zero count). Inputs are an edge set per parameter type (embedded as
-hex arrays) followed by random inputs drawn in C from a seeded splitmix64 generator.
+hex arrays) followed by random inputs drawn in C from a seeded splitmix64 generator. The harness is
+the C template ``harness.c`` beside this module, filled in for the function (``_harness``): its
+fixed C as it is, the lines that depend on the parameters generated here.
 
 With ``call_log=True`` the side effects of calls are compared too: the harness defines
 ``void vfy_log_record(int site, uint64_t bits)``, which the non-expandable functions that both
 sides call (linked in with ``link_files``) use to record each call. For every input, the records
 of the scalar run must equal the records of that input's lane in the vector run, in the same
-order (see ``_LOG_CODE``).
+order (see the call log in ``harness.c``).
 
 Parameter shapes follow the vector function ABI (``#pragma omp declare simd uniform(..) linear(..)``),
 see ``Param``: a varying value is a gang (``vtype``) and a varying pointer points to a gang in memory
@@ -39,6 +41,7 @@ import re
 import shlex
 import shutil
 import signal
+import string
 import struct
 import subprocess
 import tempfile
@@ -288,31 +291,6 @@ def _is_nan(t: CType, bits: str) -> str:
     return f"(({bits} & 0x{m:x}ULL) > 0x{inf:x}ULL)"
 
 
-#: C of the ULP distance (``verify(ulp_bound=...)``): NaN matches NaN, an infinity only itself, +0 and
-#: -0 are 1 apart; otherwise the number of floats (doubles) between the two values, counting zero once.
-_ULP_CODE = r"""
-static uint64_t vfy_ulp(int size, uint64_t a, uint64_t b) {
-    uint64_t sign = size == 4 ? 0x80000000ULL : 0x8000000000000000ULL;
-    uint64_t mag = sign - 1, inf = size == 4 ? 0x7f800000ULL : 0x7ff0000000000000ULL;
-    int an = (a & mag) > inf, bn = (b & mag) > inf;
-    if (an || bn) return an && bn ? 0 : UINT64_MAX;
-    if (a == b) return 0;
-    if ((a & mag) == inf || (b & mag) == inf) return UINT64_MAX;
-    if ((a & mag) == 0 && (b & mag) == 0) return 1;
-    int64_t oa = (a & sign) ? -(int64_t)(a & mag) : (int64_t)(a & mag);
-    int64_t ob = (b & sign) ? -(int64_t)(b & mag) : (int64_t)(b & mag);
-    return oa > ob ? (uint64_t)(oa - ob) : (uint64_t)(ob - oa);
-}
-static uint64_t vfy_maxulp;
-/* the ULP distance of a and b, kept in vfy_maxulp when larger (UINT64_MAX: not comparable) */
-static uint64_t vfy_ulp_seen(int size, uint64_t a, uint64_t b) {
-    uint64_t d = vfy_ulp(size, a, b);
-    if (d > vfy_maxulp) vfy_maxulp = d;
-    return d;
-}
-"""
-
-
 def _cls(t: CType) -> int:
     """Printing class of a lane type: 0 float, 1 signed int, 2 unsigned int."""
     if isinstance(t, Float):
@@ -437,170 +415,53 @@ def _plan_varying(value_types: list[CType], lanes: int, constants: Sequence[int 
 #: Records of calls kept per gang in call-log mode (more is reported as a harness failure).
 LOG_MAX = 1 << 16
 
-# The call log. The vector code calls a non-expandable function once per active lane, lanes in
-# increasing order, for each call site (and, in a loop, for each iteration). So each vector record of
-# site s (a number the callee records) is attributed to the lane that still has an unmatched scalar
-# record of s and has had the fewest of its s records matched so far, the lowest such lane on ties:
-# without loops, where a site is reached at most once per scalar call, the vector records of s
-# belong to the lanes whose scalar run recorded s, in lane order. Every lane's records, taken in
-# vector order, must then equal its scalar run's records: same calls, same arguments, same order.
-# A vector record no lane accounts for makes every lane of the gang differ.
-_LOG_CODE = r"""
-#define VFY_LOG_MAX %(max)dU
-static int vfy_log_site[VFY_LOG_MAX];
-static uint64_t vfy_log_val[VFY_LOG_MAX];
-static int vfy_log_lane[VFY_LOG_MAX];
-static unsigned vfy_log_n, vfy_log_lost;
-static unsigned vfy_log_mark[VFY_L + 1];  /* lane l's scalar records: [mark[l], mark[l + 1]) */
-static int vfy_log_bad[VFY_L];
-
-void vfy_log_record(int site, uint64_t bits);
-void vfy_log_record(int site, uint64_t bits) {
-    if (vfy_log_n >= VFY_LOG_MAX) { vfy_log_lost = 1; return; }
-    vfy_log_site[vfy_log_n] = site;
-    vfy_log_val[vfy_log_n] = bits;
-    vfy_log_n++;
-}
-
-static void vfy_log_check(unsigned vs, unsigned ve) {
-    for (int l = 0; l < VFY_L; l++) vfy_log_bad[l] = vfy_log_lost != 0;
-    for (unsigned i = vs; i < ve; i++) {
-        int s = vfy_log_site[i], lane = -1;
-        unsigned best = 0;
-        for (int l = 0; l < VFY_L; l++) {
-            unsigned total = 0, used = 0;
-            for (unsigned j = vfy_log_mark[l]; j < vfy_log_mark[l + 1]; j++) total += vfy_log_site[j] == s;
-            for (unsigned j = vs; j < i; j++) used += vfy_log_lane[j] == l && vfy_log_site[j] == s;
-            if (used < total && (lane < 0 || used < best)) { lane = l; best = used; }
-        }
-        vfy_log_lane[i] = lane;
-        if (lane < 0)
-            for (int l = 0; l < VFY_L; l++) vfy_log_bad[l] = 1;
-    }
-    for (int l = 0; l < VFY_L; l++) {
-        unsigned j = vfy_log_mark[l];
-        for (unsigned i = vs; i < ve; i++) {
-            if (vfy_log_lane[i] != l) continue;
-            if (j >= vfy_log_mark[l + 1] || vfy_log_site[j] != vfy_log_site[i] || vfy_log_val[j] != vfy_log_val[i])
-                vfy_log_bad[l] = 1;
-            j++;
-        }
-        if (j != vfy_log_mark[l + 1]) vfy_log_bad[l] = 1;
-    }
-}
-
-static void vfy_log_show(int l, unsigned vs, unsigned ve) {
-    printf("mismatch:   calls: DIFFER%%s scalar [", vfy_log_lost ? " (log overflow)" : "");
-    for (unsigned j = vfy_log_mark[l]; j < vfy_log_mark[l + 1]; j++)
-        printf("%%s%%d:0x%%llx", j > vfy_log_mark[l] ? " " : "", vfy_log_site[j], (unsigned long long)vfy_log_val[j]);
-    printf("] vector [");
-    int first = 1;
-    for (unsigned i = vs; i < ve; i++) {
-        if (vfy_log_lane[i] != l && vfy_log_lane[i] >= 0) continue;
-        printf("%%s%%s%%d:0x%%llx", first ? "" : " ", vfy_log_lane[i] < 0 ? "?" : "", vfy_log_site[i],
-               (unsigned long long)vfy_log_val[i]);
-        first = 0;
-    }
-    printf("]\n");
-}
-
-"""
+#: The harness's C as a template (its first lines give the syntax), filled in by ``_harness``.
+HARNESS_TEMPLATE = Path(__file__).resolve().parent / "harness.c"
+_TEMPLATE = HARNESS_TEMPLATE.read_text()
 
 
-# errno (and globals the function assigns) after the calls: errno printed with its name.
-_ERRNO_CODE = r"""
-__attribute__((unused)) static void vfy_show_errno(uint64_t b, uint64_t before) {
-    int e = (int)(uint32_t)b;
-    const char *name = 0;
-    switch (e) {
-    case EDOM: name = "EDOM"; break;
-    case ERANGE: name = "ERANGE"; break;
-    case EINVAL: name = "EINVAL"; break;
-    case ENOMEM: name = "ENOMEM"; break;
-#ifdef EILSEQ
-    case EILSEQ: name = "EILSEQ"; break;
-#endif
-    default: break;
-    }
-    printf("%d", e);
-    if (b == before) printf(" (unchanged)");
-    else if (name) printf(" (%s)", name);
-}
+def _fill(template: str, values: dict[str, object], flags: dict[str, bool], blocks: dict[str, list[str]]) -> str:
+    """``template`` filled in: ``//@if NAME`` sections kept when ``flags[NAME]`` holds, a ``${NAME}`` alone on
+    a line replaced by the lines ``blocks[NAME]`` (indented like it), ``${NAME}`` elsewhere by ``values[NAME]``,
+    ``//@`` notes left out."""
+    out: list[str] = []
+    conds: list[bool] = []  # the open //@if sections: whether each holds
+    for line in template.splitlines(keepends=True):
+        s = line.strip()
+        if s.startswith("//@"):
+            d = s[3:]
+            if d.startswith("if "):
+                conds.append(flags[d[3:].strip()])
+            elif d == "else":
+                conds[-1] = not conds[-1]
+            elif d == "endif":
+                conds.pop()
+            elif d and not d.startswith(" "):
+                raise ValueError(f"harness template: unknown directive {s!r}")
+            continue
+        if not all(conds):
+            continue
+        block = re.fullmatch(r"\$\{(\w+)\}", s)
+        if block and block.group(1) in blocks:
+            indent = line[:len(line) - len(line.lstrip())]
+            out += [f"{indent}{b}\n" if b else "\n" for b in blocks[block.group(1)]]
+        else:
+            out.append(string.Template(line).substitute(values))
+    if conds:
+        raise ValueError("harness template: an //@if without its //@endif")
+    return "".join(out)
 
-"""
+
+def _section(name: str) -> str:
+    """The C of the template's first ``//@if name`` section (as the harness has it when ``name`` holds)."""
+    lines = _TEMPLATE.splitlines(keepends=True)
+    start = next(j for j, ln in enumerate(lines) if ln.strip() == f"//@if {name}")
+    end = next(j for j in range(start, len(lines)) if lines[j].strip() == "//@endif")
+    return _fill("".join(lines[start + 1:end]), {}, {}, {})
 
 
-# Uniform pointer parameters: arrays between inaccessible pages, and a report of where a trap happened.
-_GUARD_CODE = r"""#include <signal.h>
-#include <stdatomic.h>
-#include <stdlib.h>
-#include <sys/mman.h>
-#include <unistd.h>
-#if !defined(MAP_ANONYMOUS) && defined(MAP_ANON)
-#define MAP_ANONYMOUS MAP_ANON
-#endif
-
-/* An array of `bytes` bytes that ends exactly at a page boundary followed by an inaccessible page;
-   its first page follows another inaccessible page. *slack: the bytes of that page before it. */
-__attribute__((unused)) static void *vfy_guarded(size_t bytes, size_t *slack) {
-    size_t pg = (size_t)sysconf(_SC_PAGESIZE), data = (bytes + pg - 1) / pg * pg;
-    unsigned char *m = mmap(NULL, data + 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED || mprotect(m, pg, PROT_NONE) != 0 || mprotect(m + pg + data, pg, PROT_NONE) != 0) {
-        perror("verify harness: mmap/mprotect");
-        exit(2);
-    }
-    *slack = data - bytes;
-    return m + pg + *slack;
-}
-
-/* Where the harness is: 0 elsewhere, 1 in a scalar call, 2 in the vector call, of gang vfy_at_gang.
-   VFY_WHERE(w) keeps the (inlined) calls' memory accesses on their side of the change. */
-#define VFY_WHERE(w) do { atomic_signal_fence(memory_order_seq_cst); vfy_where = (w); \
-                          atomic_signal_fence(memory_order_seq_cst); } while (0)
-static volatile sig_atomic_t vfy_where;
-static volatile unsigned long long vfy_at_gang, vfy_at_input;
-
-static void vfy_put(char *b, int *n, const char *s) {
-    while (*s && *n < 200) b[(*n)++] = *s++;
-}
-
-static void vfy_put_u(char *b, int *n, unsigned long long v) {
-    char d[24];
-    int k = 0;
-    do { d[k++] = (char)('0' + v % 10); v /= 10; } while (v);
-    while (k && *n < 200) b[(*n)++] = d[--k];
-}
-
-static void vfy_on_signal(int sig) {
-    char b[256];
-    int n = 0;
-    unsigned long long g = vfy_at_gang;
-    if (sig == SIGALRM) {  /* (the time limit: VFY_TIMEOUT) */
-        vfy_put(b, &n, "verify harness: time limit reached");
-    } else {
-        vfy_put(b, &n, "verify harness: signal ");
-        vfy_put_u(b, &n, (unsigned long long)sig);
-    }
-    vfy_put(b, &n, vfy_where == 1 ? " in a scalar call" : vfy_where == 2 ? " in the vector call" : " in the harness");
-    if (vfy_where == 1) {
-        vfy_put(b, &n, " (input ");
-        vfy_put_u(b, &n, vfy_at_input);
-        vfy_put(b, &n, ")");
-    } else if (vfy_where) {
-        vfy_put(b, &n, " (inputs ");
-        vfy_put_u(b, &n, g * VFY_L);
-        vfy_put(b, &n, "..");
-        vfy_put_u(b, &n, g * VFY_L + VFY_L - 1);
-        vfy_put(b, &n, ")");
-    }
-    vfy_put(b, &n, "\n");
-    ssize_t r = write(2, b, (size_t)n);
-    (void)r;
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-"""
+#: C of the ULP distance (``verify(ulp_bound=...)``): ``vfy_ulp`` and ``vfy_ulp_seen``.
+_ULP_CODE = _section("ulp")
 
 
 def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: list[Param], ret: CType,
@@ -608,8 +469,8 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
              ulp_bound: int | None = None, scalar_symbol: str | None = None,
              bounds: dict[str, tuple[int, int]] | None = None,
              observed: Sequence[tuple[str, CType]] = (), time_limit: int = 0) -> str:
-    """The harness's C; ``time_limit`` (seconds, 0: none): it stops then (SIGALRM), saying where."""
-    lanes = isa.lanes
+    """The harness's C (the template harness.c filled in for this function); ``time_limit`` (seconds, 0:
+    none): it stops then (SIGALRM), saying where."""
     vals = [(i, p) for i, p in enumerate(params) if not isinstance(p.type, Pointer) and p.shape == "varying"]
     ptrs = [(i, p) for i, p in enumerate(params) if isinstance(p.type, Pointer) and p.shape == "varying"]
     # The other shapes (see Param): values set once per gang, values lane 0 + l, shared guarded arrays.
@@ -617,290 +478,230 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
     lvals = [(i, p) for i, p in enumerate(params) if not isinstance(p.type, Pointer) and p.shape == "linear"]
     svals = sorted(uvals + lvals, key=lambda ip: ip[0])
     uptrs = [(i, p) for i, p in enumerate(params) if isinstance(p.type, Pointer) and p.shape == "uniform"]
-    has_ret = not isinstance(ret, Void)
     total = plan.n_edge + plan.n_random
-    out: list[str] = []
-    w = out.append
-
-    def show_inputs(indent: str) -> None:
-        """C statements printing lane l's inputs (" x=0x... (1.5) *p=..."), in parameter order."""
-        for i, p in sorted(vals + svals, key=lambda ip: ip[0]):
-            w(f"{indent}printf(\" {p.name}=\"); vfy_show({_cls(p.type)}, {p.type.size()}, vfy_b_in{i}[l]);\n")
-        for i, p in ptrs:
-            assert isinstance(p.type, Pointer)
-            tt = p.type.target
-            w(f"{indent}printf(\" *{p.name}=\"); vfy_show({_cls(tt)}, {tt.size()}, vfy_b_init{i}[l]);\n")
-    w(f"/* expand verify harness: {scalar_name} vs {vector_name} [{isa.name}, {lanes} lanes] */\n")
-    w(f'#include "{vector_file}"\n')
-    w("#include <errno.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n\n")
-    w(f"#define VFY_L {lanes}\n#define VFY_NEDGE {plan.n_edge}ULL\n#define VFY_TOTAL {total}ULL\n\n")
-    if svals or uptrs:
-        w(f"#define VFY_OFFSET {OFFSET}ULL\n#define VFY_GV {plan.vgangs}ULL\n"
-          "#define VFY_NARR (VFY_TOTAL + 2 * VFY_OFFSET)  /* elements of each uniform array */\n\n")
-    w(_GUARD_CODE)  # (the guarded arrays of uniform pointers, and which call a signal interrupted)
-    proto = ", ".join(_spell(p.type) for p in params) or "void"
-    w(f"extern {_spell(ret)} vfy_scalar({proto}) __asm__(\"{scalar_symbol or scalar_name}\");\n\n")
-    w("static uint64_t vfy_state;\n"
-      "__attribute__((unused)) static uint64_t vfy_next(void) {  /* splitmix64 */\n"
-      "    uint64_t z = (vfy_state += 0x9e3779b97f4a7c15ULL);\n"
-      "    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;\n"
-      "    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;\n"
-      "    return z ^ (z >> 31);\n}\n\n")
-    w("__attribute__((unused)) static uint64_t vfy_bits(const void *p, int size) {\n"
-      "    uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64;\n"
-      "    switch (size) {\n"
-      "    case 1: memcpy(&u8, p, 1); return u8;\n"
-      "    case 2: memcpy(&u16, p, 2); return u16;\n"
-      "    case 4: memcpy(&u32, p, 4); return u32;\n"
-      "    default: memcpy(&u64, p, 8); return u64;\n    }\n}\n\n"
-      "__attribute__((unused)) static void vfy_set(void *p, int size, uint64_t b) {\n"
-      "    uint8_t u8 = (uint8_t)b; uint16_t u16 = (uint16_t)b; uint32_t u32 = (uint32_t)b;\n"
-      "    switch (size) {\n"
-      "    case 1: memcpy(p, &u8, 1); break;\n"
-      "    case 2: memcpy(p, &u16, 2); break;\n"
-      "    case 4: memcpy(p, &u32, 4); break;\n"
-      "    default: memcpy(p, &b, 8); break;\n    }\n}\n\n"
-      "/* cls: 0 float, 1 signed int, 2 unsigned int */\n"
-      "__attribute__((unused)) static void vfy_show(int cls, int size, uint64_t b) {\n"
-      "    if (cls == 0 && size == 4) { float f; uint32_t u = (uint32_t)b; memcpy(&f, &u, 4);"
-      " printf(\"0x%08llx (%.9g)\", (unsigned long long)b, (double)f); }\n"
-      "    else if (cls == 0) { double d; memcpy(&d, &b, 8);"
-      " printf(\"0x%016llx (%.17g)\", (unsigned long long)b, d); }\n"
-      "    else if (cls == 1) { int sh = 64 - 8 * size;"
-      " long long s = (long long)(b << sh) >> sh;"
-      " printf(\"0x%0*llx (%lld)\", 2 * size, (unsigned long long)b, s); }\n"
-      "    else printf(\"0x%0*llx (%llu)\", 2 * size, (unsigned long long)b, (unsigned long long)b);\n"
-      "}\n\n")
-    if call_log:
-        w(_LOG_CODE % {"max": LOG_MAX})
-    if observed:
-        w(_ERRNO_CODE)
-    if ulp_bound is not None:
-        w(_ULP_CODE)
     bounds = bounds or {}
+    kv = "kv" if uvals and vals and plan.mode in ("rotate", "product") else "k"  # (the varying edge plan's index)
+    values: dict[str, object] = {
+        "scalar_name": scalar_name, "vector_name": vector_name, "isa": isa.name, "lanes": isa.lanes,
+        "vector_file": vector_file, "n_edge": plan.n_edge, "total": total, "offset": OFFSET, "vgangs": plan.vgangs,
+        "ret": _spell(ret), "proto": ", ".join(_spell(p.type) for p in params) or "void",
+        "scalar_symbol": scalar_symbol or scalar_name, "log_max": LOG_MAX, "seed": f"0x{seed & ((1 << 64) - 1):x}",
+        "time_limit": time_limit, "uproduct": plan.uproduct, "max_printed": MAX_PRINTED, "ulp_bound": ulp_bound}
+    flags = {"shared": bool(svals or uptrs), "call_log": call_log, "observed": bool(observed),
+             "ulp": ulp_bound is not None, "time_limit": bool(time_limit), "uniform_values": bool(uvals),
+             "uniform_product": plan.umode == "product", "kv": kv == "kv", "varying_values": bool(vals),
+             "uniform_pointers": bool(uptrs)}
+    blocks = {
+        "inputs": _inputs_c(vals, uvals, uptrs, plan, bounds),
+        "declarations": _declarations_c(vals, ptrs, svals, uvals, ret),
+        "uniform_arrays": _uniform_arrays_c(uptrs),
+        "uniform_edges": ([f"vfy_ub{i} = vfy_edge{i}[q % VFY_NE{i}]; q /= VFY_NE{i};" for i, _ in reversed(uvals)]
+                          if plan.umode == "product" else  # (or a deterministic sample of the combinations)
+                          [f"vfy_ub{i} = vfy_edge{i}[vfy_next() % VFY_NE{i}];" for i, _ in uvals]),
+        "uniform_random": [f"vfy_ub{i} = vfy_rand{i}();" for i, _ in uvals],
+        "varying_edges": _varying_edges_c(vals, plan, kv),
+        "varying_random": [f"vfy_b_in{i}[l] = vfy_rand{i}();" for i, _ in vals],
+        "lane_inputs": _lane_inputs_c(vals, uvals, lvals, svals, ptrs),
+        "show_inputs": _show_inputs_c(vals, svals, ptrs),
+        "observed_start": [line for j, (name, t) in enumerate(observed) for line in (
+            f"uint64_t vfy_pat{j} = {_pattern(j, name, t)}, vfy_was{j} = vfy_pat{j}, vfy_b_sg{j}, vfy_b_vg{j};",
+            f"int vfy_who{j} = 0;", _set_observed(j, name, t))],
+        "scalar_call": _scalar_call_c(params, ptrs, ret, observed),
+        "observed_scalar": [f"vfy_b_sg{j} = {_get_observed(name, t)};" for j, (name, t) in enumerate(observed)],
+        "vector_call": _vector_call_c(params, ptrs, ret, observed, isa, vector_name),
+        "compare": _compare_c(vals, svals, ptrs, ret, observed, call_log, nan_bits, ulp_bound),
+        "show_outputs": _show_outputs_c(ptrs, ret, nan_bits, ulp_bound),
+        "show_observed": _show_observed_c(observed, nan_bits),
+        "compare_arrays": _compare_arrays_c(uptrs, lvals, total, nan_bits, ulp_bound),
+    }
+    return _fill(_TEMPLATE, values, flags, blocks)
+
+
+_Params = Sequence[tuple[int, Param]]  # (position, parameter)
+
+
+def _inputs_c(vals: _Params, uvals: _Params, uptrs: _Params, plan: _Plan, bounds: dict[str, tuple[int, int]]
+              ) -> list[str]:
+    """The edge values (hex arrays) and random value functions of each parameter."""
+    text: list[str] = []
     for j, (i, p) in enumerate(vals):
-        w(f"/* edge values of {p.name} ({p.type}) */\n")
-        w(_hex_array(f"vfy_edge{i}", plan.edges[j]))
-        w(f"#define VFY_NE{i} {len(plan.edges[j])}ULL\n")
-        w(_rand_fn(i, strip_spelling(p.type), bounds.get(p.name)))
+        text += [f"/* edge values of {p.name} ({p.type}) */\n", _hex_array(f"vfy_edge{i}", plan.edges[j]),
+                 f"#define VFY_NE{i} {len(plan.edges[j])}ULL\n",
+                 _rand_fn(i, strip_spelling(p.type), bounds.get(p.name))]
     for j, (i, p) in enumerate(uvals):
-        w(f"/* edge values of uniform {p.name} ({p.type}) */\n")
-        w(_hex_array(f"vfy_edge{i}", plan.uedges[j]))
-        w(f"#define VFY_NE{i} {len(plan.uedges[j])}ULL\n")
-        w(_rand_fn(i, strip_spelling(p.type), bounds.get(p.name)))
+        text += [f"/* edge values of uniform {p.name} ({p.type}) */\n", _hex_array(f"vfy_edge{i}", plan.uedges[j]),
+                 f"#define VFY_NE{i} {len(plan.uedges[j])}ULL\n",
+                 _rand_fn(i, strip_spelling(p.type), bounds.get(p.name))]
     for i, p in uptrs:
         assert isinstance(p.type, Pointer)
-        w(f"/* contents of the array of uniform {p.name} ({p.type}) */\n")
+        text.append(f"/* contents of the array of uniform {p.name} ({p.type}) */\n")
         parts = _leaves(p.type.target)
-        for n, (_, lt) in enumerate(parts):
-            w(_rand_fn(i if len(parts) == 1 else f"{i}_{n}", strip_spelling(lt)))
-    w("/* probe mode (arguments: input numbers): only the scalar calls of those inputs, each announced */\n"
-      "static unsigned long long vfy_probe[64];\nstatic int vfy_nprobe;\n"
-      "static int vfy_probing(unsigned long long k) {\n"
-      "    for (int j = 0; j < vfy_nprobe; j++) if (vfy_probe[j] == k) return 1;\n    return 0;\n}\n\n")
-    w("int main(int argc, char **argv) {\n")
-    w("    for (int j = 1; j < argc && vfy_nprobe < 64; j++) vfy_probe[vfy_nprobe++] = strtoull(argv[j], 0, 10);\n")
-    w("    unsigned long long vfy_mism = 0;\n")
-    w(f"    vfy_state = 0x{seed & ((1 << 64) - 1):x}ULL;\n")
-    # Per-lane arrays: scalar side spelled like the prototype, vector side in stdint names.
+        text += [_rand_fn(i if len(parts) == 1 else f"{i}_{n}", strip_spelling(lt)) for n, (_, lt) in enumerate(parts)]
+    return "".join(text).splitlines()
+
+
+def _declarations_c(vals: _Params, ptrs: _Params, svals: _Params, uvals: _Params, ret: CType) -> list[str]:
+    """main's per-lane arrays: scalar side spelled like the prototype, vector side in stdint names."""
+    out: list[str] = []
     for i, p in vals:
-        k = lane_kind(p.type)
-        w(f"    {_spell(p.type)} vfy_s_in{i}[VFY_L];\n    {scalar_ctype(k)} vfy_v_in{i}[VFY_L];\n")
-        w(f"    uint64_t vfy_b_in{i}[VFY_L];\n")
+        out += [f"{_spell(p.type)} vfy_s_in{i}[VFY_L];", f"{scalar_ctype(lane_kind(p.type))} vfy_v_in{i}[VFY_L];",
+                f"uint64_t vfy_b_in{i}[VFY_L];"]
     for i, p in ptrs:
         assert isinstance(p.type, Pointer)
-        tt = p.type.target
-        k = lane_kind(tt)
-        w(f"    uint64_t vfy_b_init{i}[VFY_L], vfy_b_sout{i}[VFY_L], vfy_b_vout{i}[VFY_L];\n")
-        w(f"    {scalar_ctype(k)} vfy_v_buf{i}[VFY_L];\n")
-    if has_ret:
-        rk = lane_kind(ret)
-        w(f"    {scalar_ctype(rk)} vfy_vret[VFY_L];\n    uint64_t vfy_b_sret[VFY_L], vfy_b_vret[VFY_L];\n")
+        out += [f"uint64_t vfy_b_init{i}[VFY_L], vfy_b_sout{i}[VFY_L], vfy_b_vout{i}[VFY_L];",
+                f"{scalar_ctype(lane_kind(p.type.target))} vfy_v_buf{i}[VFY_L];"]
+    if not isinstance(ret, Void):
+        out += [f"{scalar_ctype(lane_kind(ret))} vfy_vret[VFY_L];", "uint64_t vfy_b_sret[VFY_L], vfy_b_vret[VFY_L];"]
     for i, p in svals:
-        w(f"    {_spell(p.type)} vfy_s_in{i}[VFY_L], vfy_v_u{i};\n    uint64_t vfy_b_in{i}[VFY_L];\n")
-    for i, _ in uvals:
-        w(f"    uint64_t vfy_ub{i} = 0;\n")
-    w("    signal(SIGSEGV, vfy_on_signal); signal(SIGBUS, vfy_on_signal);"
-      " signal(SIGFPE, vfy_on_signal); signal(SIGILL, vfy_on_signal);\n")
-    if time_limit:
-        w(f"    signal(SIGALRM, vfy_on_signal); alarm({time_limit}U);\n")
+        out += [f"{_spell(p.type)} vfy_s_in{i}[VFY_L], vfy_v_u{i};", f"uint64_t vfy_b_in{i}[VFY_L];"]
+    out += [f"uint64_t vfy_ub{i} = 0;" for i, _ in uvals]
+    return out
+
+
+def _uniform_arrays_c(uptrs: _Params) -> list[str]:
+    """The guarded arrays of the uniform pointers, filled with random bits, the vector run's a copy."""
+    out: list[str] = []
     for i, p in uptrs:
         assert isinstance(p.type, Pointer)
         tt, size = p.type.target, p.type.target.size()
-        w(f"    size_t vfy_slack{i};\n")
-        w(f"    {_spell(tt)} *vfy_su{i} = vfy_guarded(VFY_NARR * {size}, &vfy_slack{i});\n")
-        w(f"    {_spell(tt)} *vfy_vu{i} = vfy_guarded(VFY_NARR * {size}, &vfy_slack{i});\n")
         parts = _leaves(tt)
         sets = " ".join(f"vfy_set(&vfy_su{i}[j]{path}, {lt.size()}, vfy_rand{i if len(parts) == 1 else f'{i}_{n}'}());"
                         for n, (path, lt) in enumerate(parts))
-        w(f"    for (long long j = -(long long)(vfy_slack{i} / {size}); j < (long long)VFY_NARR; j++) {{ {sets} }}\n")
-        w(f"    memcpy((char *)vfy_vu{i} - vfy_slack{i}, (char *)vfy_su{i} - vfy_slack{i},"
-          f" vfy_slack{i} + VFY_NARR * {size});\n")
-    w("    for (unsigned long long g = 0; g < VFY_TOTAL / VFY_L; g++) {\n")
-    if uvals:
-        w("        if (g * VFY_L < VFY_NEDGE) {\n")
-        if plan.umode == "product":
-            w(f"            unsigned long long q = (g / VFY_GV) % {plan.uproduct}ULL;\n")
-            for i, _ in reversed(uvals):
-                w(f"            vfy_ub{i} = vfy_edge{i}[q % VFY_NE{i}]; q /= VFY_NE{i};\n")
-        else:  # deterministic sample of the uniform combinations
-            for i, _ in uvals:
-                w(f"            vfy_ub{i} = vfy_edge{i}[vfy_next() % VFY_NE{i}];\n")
-        w("        } else {\n")
-        for i, _ in uvals:
-            w(f"            vfy_ub{i} = vfy_rand{i}();\n")
-        w("        }\n")
-    # --- inputs
-    w("        for (int l = 0; l < VFY_L; l++) {\n")
-    w("            unsigned long long k = g * VFY_L + l;\n")
-    kv = "k"
-    if uvals and vals and plan.mode in ("rotate", "product"):
-        kv = "kv"  # the input's place in the varying edge plan
-        w("            unsigned long long kv = (g % VFY_GV) * VFY_L + l;\n")
-    if vals:
-        w("            if (k < VFY_NEDGE) {\n")
-        if plan.mode == "rotate":
-            i = vals[0][0]
-            w(f"                unsigned long long r = {kv} / VFY_NE{i}, j = {kv} % VFY_NE{i};\n")
-            w(f"                vfy_b_in{i}[l] = vfy_edge{i}[(j + r) % VFY_NE{i}];\n")
-        elif plan.mode == "product":
-            w(f"                unsigned long long q = {kv} % {plan.product}ULL;\n")
-            for i, _ in reversed(vals):
-                w(f"                vfy_b_in{i}[l] = vfy_edge{i}[q % VFY_NE{i}]; q /= VFY_NE{i};\n")
-        else:  # deterministic subsample of the cross product
-            for i, _ in vals:
-                w(f"                vfy_b_in{i}[l] = vfy_edge{i}[vfy_next() % VFY_NE{i}];\n")
-        w("            } else {\n")
-        for i, _ in vals:
-            w(f"                vfy_b_in{i}[l] = vfy_rand{i}();\n")
-        w("            }\n")
-    else:
-        w("            (void)k;\n")
-    for i, p in vals:
-        size = p.type.size()
-        w(f"            vfy_set(&vfy_s_in{i}[l], {size}, vfy_b_in{i}[l]);"
-          f" vfy_set(&vfy_v_in{i}[l], {size}, vfy_b_in{i}[l]);\n")
-    for i, _ in uvals:
-        w(f"            vfy_b_in{i}[l] = vfy_ub{i};\n")
-    for i, p in lvals:
-        w(f"            vfy_b_in{i}[l] = (VFY_OFFSET + k) & 0x{_pointee_mask(p.type):x}ULL;\n")
-    for i, p in svals:
-        w(f"            vfy_set(&vfy_s_in{i}[l], {p.type.size()}, vfy_b_in{i}[l]);\n")
+        out += [f"size_t vfy_slack{i};",
+                f"{_spell(tt)} *vfy_su{i} = vfy_guarded(VFY_NARR * {size}, &vfy_slack{i});",
+                f"{_spell(tt)} *vfy_vu{i} = vfy_guarded(VFY_NARR * {size}, &vfy_slack{i});",
+                f"for (long long j = -(long long)(vfy_slack{i} / {size}); j < (long long)VFY_NARR; j++) {{ {sets} }}",
+                f"memcpy((char *)vfy_vu{i} - vfy_slack{i}, (char *)vfy_su{i} - vfy_slack{i},"
+                f" vfy_slack{i} + VFY_NARR * {size});"]
+    return out
+
+
+def _varying_edges_c(vals: _Params, plan: _Plan, kv: str) -> list[str]:
+    """Lane l's varying values from the edge plan (input ``kv`` of it)."""
+    if plan.mode == "rotate":
+        i = vals[0][0]
+        return [f"unsigned long long r = {kv} / VFY_NE{i}, j = {kv} % VFY_NE{i};",
+                f"vfy_b_in{i}[l] = vfy_edge{i}[(j + r) % VFY_NE{i}];"]
+    if plan.mode == "product":
+        return [f"unsigned long long q = {kv} % {plan.product}ULL;",
+                *(f"vfy_b_in{i}[l] = vfy_edge{i}[q % VFY_NE{i}]; q /= VFY_NE{i};" for i, _ in reversed(vals))]
+    # a deterministic subsample of the cross product
+    return [f"vfy_b_in{i}[l] = vfy_edge{i}[vfy_next() % VFY_NE{i}];" for i, _ in vals]
+
+
+def _lane_inputs_c(vals: _Params, uvals: _Params, lvals: _Params, svals: _Params, ptrs: _Params) -> list[str]:
+    """Lane l's inputs from their bit patterns: values for both sides, what varying pointers point to."""
+    out = [f"vfy_set(&vfy_s_in{i}[l], {p.type.size()}, vfy_b_in{i}[l]);"
+           f" vfy_set(&vfy_v_in{i}[l], {p.type.size()}, vfy_b_in{i}[l]);" for i, p in vals]
+    out += [f"vfy_b_in{i}[l] = vfy_ub{i};" for i, _ in uvals]
+    out += [f"vfy_b_in{i}[l] = (VFY_OFFSET + k) & 0x{_pointee_mask(p.type):x}ULL;" for i, p in lvals]
+    out += [f"vfy_set(&vfy_s_in{i}[l], {p.type.size()}, vfy_b_in{i}[l]);" for i, p in svals]
+    out += [f"vfy_b_init{i}[l] = vfy_next() & 0x{_pointee_mask(p.type.target):x}ULL;"
+            for i, p in ptrs if isinstance(p.type, Pointer)]
+    return out
+
+
+def _show_inputs_c(vals: _Params, svals: _Params, ptrs: _Params) -> list[str]:
+    """Statements printing lane l's inputs (" x=0x... (1.5) *p=..."), in parameter order."""
+    out = [f"printf(\" {p.name}=\"); vfy_show({_cls(p.type)}, {p.type.size()}, vfy_b_in{i}[l]);"
+           for i, p in sorted([*vals, *svals], key=lambda ip: ip[0])]
     for i, p in ptrs:
         assert isinstance(p.type, Pointer)
-        w(f"            vfy_b_init{i}[l] = vfy_next() & 0x{_pointee_mask(p.type.target):x}ULL;\n")
-    w("        }\n")
-    # --- scalar calls
-    if call_log:
-        w("        vfy_log_n = 0; vfy_log_lost = 0;\n")
-    # Globals (errno): the same pattern before the scalar calls and before the vector call, compared after
-    # them; a difference is reported on the last lane whose scalar call changed the global (else lane 0).
-    # (errno is read and written as the int it is: GCC takes a libm call to change errno only through
-    # int accesses, and would otherwise keep a value stored before the call across it)
-    def set_obs(j: int, name: str, t: CType) -> str:
-        return f"errno = (int)vfy_pat{j};" if name == "errno" else f"vfy_set(&{name}, {t.size()}, vfy_pat{j});"
+        tt = p.type.target
+        out.append(f"printf(\" *{p.name}=\"); vfy_show({_cls(tt)}, {tt.size()}, vfy_b_init{i}[l]);")
+    return out
 
-    def get_obs(name: str, t: CType) -> str:
-        return "(uint64_t)(uint32_t)errno" if name == "errno" else f"vfy_bits(&{name}, {t.size()})"
 
-    for j, (name, t) in enumerate(observed):
-        pat = ("(uint64_t)(100000 + g % 100000)" if name == "errno"
-               else f"(0x9e3779b97f4a7c15ULL * (g + {j + 1})) & 0x{_pointee_mask(t):x}ULL")
-        w(f"        uint64_t vfy_pat{j} = {pat}, vfy_was{j} = vfy_pat{j}, vfy_b_sg{j}, vfy_b_vg{j};\n")
-        w(f"        int vfy_who{j} = 0;\n        {set_obs(j, name, t)}\n")
-    w("        vfy_at_gang = g; VFY_WHERE(1);\n")
-    w("        for (int l = 0; l < VFY_L; l++) {\n")
-    w("            vfy_at_input = g * VFY_L + l;\n")
-    w("            if (vfy_nprobe) {\n"
-      "                if (!vfy_probing(vfy_at_input)) continue;\n"
-      "                printf(\"vfy_input %llu:\", vfy_at_input);\n")
-    show_inputs("                ")
-    w("                printf(\"\\n\"); fflush(stdout);\n"
-      "                fprintf(stderr, \"vfy_input %llu\\n\", vfy_at_input);\n            }\n")
-    if call_log:
-        w("            vfy_log_mark[l] = vfy_log_n;\n")
+def _pattern(j: int, name: str, t: CType) -> str:
+    """The value global ``j`` (errno or ``name``) starts each gang's calls with."""
+    if name == "errno":
+        return "(uint64_t)(100000 + g % 100000)"
+    return f"(0x9e3779b97f4a7c15ULL * (g + {j + 1})) & 0x{_pointee_mask(t):x}ULL"
+
+
+def _set_observed(j: int, name: str, t: CType) -> str:
+    return f"errno = (int)vfy_pat{j};" if name == "errno" else f"vfy_set(&{name}, {t.size()}, vfy_pat{j});"
+
+
+def _get_observed(name: str, t: CType) -> str:
+    return "(uint64_t)(uint32_t)errno" if name == "errno" else f"vfy_bits(&{name}, {t.size()})"
+
+
+def _scalar_call_c(params: list[Param], ptrs: _Params, ret: CType, observed: Sequence[tuple[str, CType]]
+                   ) -> list[str]:
+    """Lane l's scalar call: its arguments, the call, its outputs' bits, which lane last changed a global."""
+    out: list[str] = []
     args = []
     for i, p in enumerate(params):
         if isinstance(p.type, Pointer) and p.shape == "uniform":
             args.append(f"vfy_su{i}")
         elif isinstance(p.type, Pointer):
             tt = p.type.target
-            w(f"            {_spell(tt)} vfy_p{i};\n")
-            w(f"            vfy_set(&vfy_p{i}, {tt.size()}, vfy_b_init{i}[l]);\n")
+            out += [f"{_spell(tt)} vfy_p{i};", f"vfy_set(&vfy_p{i}, {tt.size()}, vfy_b_init{i}[l]);"]
             args.append(f"&vfy_p{i}")
         else:
             args.append(f"vfy_s_in{i}[l]")
     call = f"vfy_scalar({', '.join(args)})"
-    if has_ret:
-        w(f"            {_spell(ret)} vfy_r = {call};\n")
-        w(f"            vfy_b_sret[l] = vfy_bits(&vfy_r, {ret.size()});\n")
+    if isinstance(ret, Void):
+        out.append(f"{call};")
     else:
-        w(f"            {call};\n")
-    for i, p in ptrs:
-        assert isinstance(p.type, Pointer)
-        w(f"            vfy_b_sout{i}[l] = vfy_bits(&vfy_p{i}, {p.type.target.size()});\n")
-    for j, (name, t) in enumerate(observed):
-        w(f"            if ({get_obs(name, t)} != vfy_was{j}) {{ vfy_who{j} = l; vfy_was{j} = {get_obs(name, t)}; }}\n")
-    w("        }\n")
-    for j, (name, t) in enumerate(observed):
-        w(f"        vfy_b_sg{j} = {get_obs(name, t)};\n")
-    w("        VFY_WHERE(0);\n        if (vfy_nprobe) continue;\n")
-    # --- vector call
-    if call_log:
-        w("        vfy_log_mark[VFY_L] = vfy_log_n;\n        unsigned vfy_vs = vfy_log_n;\n")
-    w("        VFY_WHERE(2);\n")
-    w("        {\n")
+        out += [f"{_spell(ret)} vfy_r = {call};", f"vfy_b_sret[l] = vfy_bits(&vfy_r, {ret.size()});"]
+    out += [f"vfy_b_sout{i}[l] = vfy_bits(&vfy_p{i}, {p.type.target.size()});"
+            for i, p in ptrs if isinstance(p.type, Pointer)]
+    out += [f"if ({_get_observed(name, t)} != vfy_was{j}) {{ vfy_who{j} = l; vfy_was{j} = {_get_observed(name, t)}; }}"
+            for j, (name, t) in enumerate(observed)]
+    return out
+
+
+def _vector_call_c(params: list[Param], ptrs: _Params, ret: CType, observed: Sequence[tuple[str, CType]],
+                   isa: IsaLike, vector_name: str) -> list[str]:
+    """The gang's vector call: its arguments (plain scalars for uniform and linear parameters: lane 0's value,
+    or the array's start), the call, its outputs' bits per lane."""
+    out: list[str] = []
     vargs = []
     for i, p in enumerate(params):
-        if p.shape != "varying":  # plain scalar arguments: lane 0's value, or the array's start
+        if p.shape != "varying":
             if isinstance(p.type, Pointer):
                 vargs.append(f"vfy_vu{i}")
             else:
-                w(f"            vfy_set(&vfy_v_u{i}, {p.type.size()}, vfy_b_in{i}[0]);\n")
+                out.append(f"vfy_set(&vfy_v_u{i}, {p.type.size()}, vfy_b_in{i}[0]);")
                 vargs.append(f"vfy_v_u{i}")
-            continue
-        if isinstance(p.type, Pointer):
+        elif isinstance(p.type, Pointer):
             tt = p.type.target
             k = lane_kind(tt)
-            mt = isa.mtype(k)
-            w(f"            {mt} vfy_m{i};\n")
-            w(f"            _Static_assert(sizeof(vfy_m{i}) >= VFY_L * sizeof(vfy_v_buf{i}[0]),"
-              f" \"mtype({k}) too small\");\n")
-            w(f"            memset(&vfy_m{i}, 0, sizeof vfy_m{i});\n")
-            w(f"            for (int l = 0; l < VFY_L; l++) vfy_set(&vfy_v_buf{i}[l], {tt.size()},"
-              f" vfy_b_init{i}[l]);\n")
-            w(f"            memcpy(&vfy_m{i}, vfy_v_buf{i}, sizeof vfy_v_buf{i});\n")
+            out += [f"{isa.mtype(k)} vfy_m{i};",
+                    f"_Static_assert(sizeof(vfy_m{i}) >= VFY_L * sizeof(vfy_v_buf{i}[0]), \"mtype({k}) too small\");",
+                    f"memset(&vfy_m{i}, 0, sizeof vfy_m{i});",
+                    f"for (int l = 0; l < VFY_L; l++) vfy_set(&vfy_v_buf{i}[l], {tt.size()}, vfy_b_init{i}[l]);",
+                    f"memcpy(&vfy_m{i}, vfy_v_buf{i}, sizeof vfy_v_buf{i});"]
             vargs.append(f"&vfy_m{i}")
         else:
             k = lane_kind(p.type)
-            w(f"            {isa.vtype(k)} vfy_x{i} = {isa.loadu(k, f'vfy_v_in{i}')};\n")
+            out.append(f"{isa.vtype(k)} vfy_x{i} = {isa.loadu(k, f'vfy_v_in{i}')};")
             vargs.append(f"vfy_x{i}")
     vcall = f"{vector_name}({', '.join(vargs)})"
-    for j, (name, t) in enumerate(observed):
-        w(f"            {set_obs(j, name, t)}\n")
-    if has_ret:
-        rk = lane_kind(ret)
-        w(f"            {isa.vtype(rk)} vfy_vr = {vcall};\n")
-        w(f"            {isa.storeu(rk, 'vfy_vret', 'vfy_vr').strip().rstrip(';')};\n")
-        w(f"            for (int l = 0; l < VFY_L; l++) vfy_b_vret[l] = vfy_bits(&vfy_vret[l], {ret.size()});\n")
+    out += [_set_observed(j, name, t) for j, (name, t) in enumerate(observed)]
+    if isinstance(ret, Void):
+        out.append(f"{vcall};")
     else:
-        w(f"            {vcall};\n")
+        rk = lane_kind(ret)
+        out += [f"{isa.vtype(rk)} vfy_vr = {vcall};", f"{isa.storeu(rk, 'vfy_vret', 'vfy_vr').strip().rstrip(';')};",
+                f"for (int l = 0; l < VFY_L; l++) vfy_b_vret[l] = vfy_bits(&vfy_vret[l], {ret.size()});"]
     for i, p in ptrs:
         assert isinstance(p.type, Pointer)
-        w(f"            memcpy(vfy_v_buf{i}, &vfy_m{i}, sizeof vfy_v_buf{i});\n")
-        w(f"            for (int l = 0; l < VFY_L; l++) vfy_b_vout{i}[l] = vfy_bits(&vfy_v_buf{i}[l],"
-          f" {p.type.target.size()});\n")
-    for j, (name, t) in enumerate(observed):
-        w(f"            vfy_b_vg{j} = {get_obs(name, t)};\n")
-    w("        }\n")
-    w("        VFY_WHERE(0);\n")
-    if call_log:
-        w("        unsigned vfy_ve = vfy_log_n;\n        vfy_log_check(vfy_vs, vfy_ve);\n")
-    # --- compare
-    w("        for (int l = 0; l < VFY_L; l++) {\n")
+        out += [f"memcpy(vfy_v_buf{i}, &vfy_m{i}, sizeof vfy_v_buf{i});",
+                f"for (int l = 0; l < VFY_L; l++) vfy_b_vout{i}[l] = vfy_bits(&vfy_v_buf{i}[l],"
+                f" {p.type.target.size()});"]
+    out += [f"vfy_b_vg{j} = {_get_observed(name, t)};" for j, (name, t) in enumerate(observed)]
+    return out
+
+
+def _compare_c(vals: _Params, svals: _Params, ptrs: _Params, ret: CType, observed: Sequence[tuple[str, CType]],
+               call_log: bool, nan_bits: bool, ulp_bound: int | None) -> list[str]:
+    """Lane l's test: go on to the next lane unless an output differs."""
     # With two or more NaN inputs, C (and IEEE 754) leave which input's payload a result carries to
     # the compiler, which reorders commutative operands freely: any NaN then matches any NaN.
-    nan_tests = [_is_nan(p.type, f"vfy_b_in{i}[l]") for i, p in sorted(vals + svals, key=lambda ip: ip[0])
+    nan_tests = [_is_nan(p.type, f"vfy_b_in{i}[l]") for i, p in sorted([*vals, *svals], key=lambda ip: ip[0])
                  if isinstance(strip_spelling(p.type), Float)]
     relax = f"(({' + '.join(nan_tests)}) >= 2)" if len(nan_tests) >= 2 else "0"
 
@@ -911,8 +712,9 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
             return _differ(t, s, v, nan_bits)
         return f"({relax} ? ({_differ(t, s, v, False)}) : ({_differ(t, s, v, True)}))"
 
+    out: list[str] = []
     diffs = []
-    if has_ret:
+    if not isinstance(ret, Void):
         diffs.append(differ(ret, "vfy_b_sret[l]", "vfy_b_vret[l]"))
     diffs += [differ(p.type.target, f"vfy_b_sout{i}[l]", f"vfy_b_vout{i}[l]")
               for i, p in ptrs if isinstance(p.type, Pointer)]
@@ -920,81 +722,80 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
         diffs.append("vfy_log_bad[l]")
     diffs += [f"(l == vfy_who{j} && {differ(t, f'vfy_b_sg{j}', f'vfy_b_vg{j}')})" for j, (_, t) in enumerate(observed)]
     if ulp_bound is not None and len(diffs) > 1:  # every output's distance counts for the largest
-        w(f"            int vfy_d[] = {{{', '.join(diffs)}}};\n")
+        out.append(f"int vfy_d[] = {{{', '.join(diffs)}}};")
         diffs = [" || ".join(f"vfy_d[{j}]" for j in range(len(diffs)))]
-    w(f"            if (!({' || '.join(diffs) or '0'})) continue;\n")
-    w(f"            if (vfy_mism++ >= {MAX_PRINTED}) continue;\n")
-    w("            printf(\"mismatch: input %llu (%s) lane %d:\", g * VFY_L + l,"
-      " g * VFY_L + l < VFY_NEDGE ? \"edge\" : \"random\", l);\n")
-    show_inputs("            ")
-    w("            printf(\"\\n\");\n")
+    out.append(f"if (!({' || '.join(diffs) or '0'})) continue;")
+    return out
+
+
+def _show_outputs_c(ptrs: _Params, ret: CType, nan_bits: bool, ulp_bound: int | None) -> list[str]:
+    """The mismatch report's lines of lane l's outputs (result, what varying pointers point to)."""
     outs: list[tuple[str, CType, str, str]] = []
-    if has_ret:
+    if not isinstance(ret, Void):
         outs.append(("return", ret, "vfy_b_sret", "vfy_b_vret"))
     for i, p in ptrs:
         assert isinstance(p.type, Pointer)
         outs.append((f"*{p.name} after", p.type.target, f"vfy_b_sout{i}", f"vfy_b_vout{i}"))
+    out: list[str] = []
     for label, t, s, v in outs:
         if ulp_bound is not None and isinstance(strip_spelling(t), Float):
-            w(f"            {{ uint64_t d = vfy_ulp({strip_spelling(t).size()}, {s}[l], {v}[l]);"
-              f" if (d == UINT64_MAX) printf(\"mismatch:   {label}: DIFFERS scalar \");"
-              f" else printf(\"mismatch:   {label}: %s by %llu ULP: scalar \", d > {ulp_bound}ULL ? \"DIFFERS\""
-              f" : \"same\", (unsigned long long)d); }}\n")
+            out.append(f"{{ uint64_t d = vfy_ulp({strip_spelling(t).size()}, {s}[l], {v}[l]);"
+                       f" if (d == UINT64_MAX) printf(\"mismatch:   {label}: DIFFERS scalar \");"
+                       f" else printf(\"mismatch:   {label}: %s by %llu ULP: scalar \","
+                       f" d > {ulp_bound}ULL ? \"DIFFERS\" : \"same\", (unsigned long long)d); }}")
         else:
-            w(f"            printf(\"mismatch:   {label}: %s scalar \","
-              f" {_differ(t, f'{s}[l]', f'{v}[l]', nan_bits)} ? \"DIFFERS\" : \"same\");\n")
-        w(f"            vfy_show({_cls(t)}, {t.size()}, {s}[l]); printf(\" vector \");"
-          f" vfy_show({_cls(t)}, {t.size()}, {v}[l]); printf(\"\\n\");\n")
-    if call_log:
-        w("            if (vfy_log_bad[l]) vfy_log_show(l, vfy_vs, vfy_ve);\n")
+            out.append(f"printf(\"mismatch:   {label}: %s scalar \","
+                       f" {_differ(t, f'{s}[l]', f'{v}[l]', nan_bits)} ? \"DIFFERS\" : \"same\");")
+        out.append(f"vfy_show({_cls(t)}, {t.size()}, {s}[l]); printf(\" vector \");"
+                   f" vfy_show({_cls(t)}, {t.size()}, {v}[l]); printf(\"\\n\");")
+    return out
+
+
+def _show_observed_c(observed: Sequence[tuple[str, CType]], nan_bits: bool) -> list[str]:
+    """The mismatch report's lines of the globals (errno by name), on the lane that last changed each."""
+    out: list[str] = []
     for j, (name, t) in enumerate(observed):
         s, v = f"vfy_b_sg{j}", f"vfy_b_vg{j}"
-        w(f"            if (l == vfy_who{j}) {{\n")
-        w(f"                printf(\"mismatch:   {name}{'' if name == 'errno' else ' after'}: %s scalar \","
-          f" {_differ(t, s, v, nan_bits)} ? \"DIFFERS\" : \"same\");\n")
+        out += [f"if (l == vfy_who{j}) {{",
+                f"    printf(\"mismatch:   {name}{'' if name == 'errno' else ' after'}: %s scalar \","
+                f" {_differ(t, s, v, nan_bits)} ? \"DIFFERS\" : \"same\");"]
         if name == "errno":
-            w(f"                vfy_show_errno({s}, vfy_pat{j}); printf(\" vector \");"
-              f" vfy_show_errno({v}, vfy_pat{j}); printf(\"\\n\");\n")
+            out.append(f"    vfy_show_errno({s}, vfy_pat{j}); printf(\" vector \"); vfy_show_errno({v}, vfy_pat{j});"
+                       " printf(\"\\n\");")
         else:
-            w(f"                vfy_show({_cls(t)}, {t.size()}, {s}); printf(\" vector \");"
-              f" vfy_show({_cls(t)}, {t.size()}, {v}); printf(\"\\n\");\n")
-        w("            }\n")
-    w("        }\n    }\n")
-    if uptrs:
-        w("    unsigned long long vfy_amism = 0;  /* array mismatches (printed up to MAX_PRINTED) */\n")
+            out.append(f"    vfy_show({_cls(t)}, {t.size()}, {s}); printf(\" vector \");"
+                       f" vfy_show({_cls(t)}, {t.size()}, {v}); printf(\"\\n\");")
+        out.append("}")
+    return out
+
+
+def _compare_arrays_c(uptrs: _Params, lvals: _Params, total: int, nan_bits: bool, ulp_bound: int | None
+                      ) -> list[str]:
+    """The uniform arrays after all calls, element by element (member by member), the slack before them too."""
+    out: list[str] = []
     for i, p in uptrs:
         assert isinstance(p.type, Pointer)
         tt, esize = p.type.target, p.type.target.size()
         for path, lt in _leaves(tt):
             cls, size = _cls(lt), lt.size()
-            w(f"    for (long long j = -(long long)(vfy_slack{i} / {esize}); j < (long long)VFY_NARR; j++) {{\n")
-            w(f"        uint64_t s = vfy_bits(&vfy_su{i}[j]{path}, {size}),"
-              f" v = vfy_bits(&vfy_vu{i}[j]{path}, {size});\n")
+            out += [f"for (long long j = -(long long)(vfy_slack{i} / {esize}); j < (long long)VFY_NARR; j++) {{",
+                    f"    uint64_t s = vfy_bits(&vfy_su{i}[j]{path}, {size}),"
+                    f" v = vfy_bits(&vfy_vu{i}[j]{path}, {size});"]
             # An element computed from several array elements may carry any of their NaN payloads.
             strict = nan_bits and not isinstance(strip_spelling(lt), Float)
             if ulp_bound is not None and isinstance(strip_spelling(lt), Float):
-                w(f"        if (vfy_ulp_seen({size}, s, v) <= {ulp_bound}ULL) continue;\n")
+                out.append(f"    if (vfy_ulp_seen({size}, s, v) <= {ulp_bound}ULL) continue;")
             else:
-                w(f"        if (!({_differ(lt, 's', 'v', strict)})) continue;\n")
-            w(f"        vfy_mism++;\n        if (vfy_amism++ >= {MAX_PRINTED}) continue;\n")
-            w(f"        printf(\"mismatch: array {p.name} index %lld{path}%s after all calls:"
-              " DIFFERS scalar \", j, j < 0 ? \" (before the array)\" : \"\");\n")
-            w(f"        vfy_show({cls}, {size}, s); printf(\" vector \"); vfy_show({cls}, {size}, v);\n")
+                out.append(f"    if (!({_differ(lt, 's', 'v', strict)})) continue;")
+            out += ["    vfy_mism++;", f"    if (vfy_amism++ >= {MAX_PRINTED}) continue;",
+                    f"    printf(\"mismatch: array {p.name} index %lld{path}%s after all calls: DIFFERS scalar \", j,"
+                    " j < 0 ? \" (before the array)\" : \"\");",
+                    f"    vfy_show({cls}, {size}, s); printf(\" vector \"); vfy_show({cls}, {size}, v);"]
             if lvals and OFFSET + total - 1 <= lvals[0][1].type.max:  # the hint holds while x does not wrap
-                lname = lvals[0][1].name
-                w("        if (j >= (long long)VFY_OFFSET && j < (long long)(VFY_OFFSET + VFY_TOTAL))"
-                  f" printf(\" (input %lld has {lname}=%lld)\", j - (long long)VFY_OFFSET, j);\n")
-            w("        printf(\"\\n\");\n    }\n")
-    w(f"    printf(\"verify: {scalar_name} vs {vector_name} [{isa.name}, {lanes} lanes]: %llu inputs"
-      f" (%llu edge + %llu random), %llu mismatches\", VFY_TOTAL, VFY_NEDGE, VFY_TOTAL - VFY_NEDGE,"
-      " vfy_mism);\n")
-    if ulp_bound is not None:  # the largest difference ("inf": a NaN or an infinity against a number)
-        w("    if (vfy_maxulp == UINT64_MAX) printf(\", largest difference inf ULP\");\n"
-          "    else printf(\", largest difference %llu ULP\", (unsigned long long)vfy_maxulp);\n"
-          f"    printf(\" (bound {ulp_bound})\");\n")
-    w("    printf(\"\\n\");\n")
-    w("    return vfy_mism != 0;\n}\n")
-    return "".join(out)
+                out.append("    if (j >= (long long)VFY_OFFSET && j < (long long)(VFY_OFFSET + VFY_TOTAL))"
+                           f" printf(\" (input %lld has {lvals[0][1].name}=%lld)\", j - (long long)VFY_OFFSET, j);")
+            out += ["    printf(\"\\n\");", "}"]
+    return out
 
 
 # ----------------------------------------------------------------------------- driver
