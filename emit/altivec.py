@@ -104,10 +104,9 @@ class Altivec(RegIsa):
         super().__init__(lanes)
         if self.lanes not in (4, 8, 16):
             raise ValueError("altivec gangs have 4, 8 or 16 lanes")
-        self.need("_exp_altivec_keywords", KEYWORDS)
+        self.start()
 
-    def reset(self) -> None:
-        super().reset()
+    def start(self) -> None:
         self.need("_exp_altivec_keywords", KEYWORDS)
 
     # ------------------------------------------------------------------ types and memory

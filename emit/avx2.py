@@ -84,6 +84,7 @@ class Avx2(RegIsa):
     abi_letter, abi_macro = "d", "defined(__AVX2__)"
     abi_families = (("d", 256, 256, True), ("c", 256, 128, False))
     arch, libmvec, sleef_suffix = "x86_64", True, "avx2"
+    intrinsic_prefix, cmp_predicate = "_mm256", True
 
     def __init__(self, lanes: int | None = None) -> None:
         super().__init__(lanes)

@@ -79,6 +79,7 @@ class Avx512(RegIsa):
     abi_letter, abi_families, abi_macro = "e", (("e", 512, 512, True),), "defined(__AVX512F__)"
     abi_mask = "bits"
     arch, libmvec, sleef_suffix = "x86_64", True, "avx512f"
+    intrinsic_prefix, cmp_predicate, mask_registers = "_mm512", True, True
 
     def __init__(self, lanes: int | None = None) -> None:
         super().__init__(lanes)

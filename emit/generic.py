@@ -131,10 +131,9 @@ class Generic(Isa):
         super().__init__(lanes)
         if self.lanes & (self.lanes - 1):
             raise ValueError(f"generic gangs have a power-of-two number of lanes, not {self.lanes}")
-        self.reset()
+        self.start()
 
-    def reset(self) -> None:
-        super().reset()
+    def start(self) -> None:
         self.need("_exp_no_tautological_compare", NO_TAUTOLOGICAL)
 
     # ------------------------------------------------------------------ types

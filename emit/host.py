@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 
 from .isa import Isa
+from .registry import ISAS, get_isa
 
 #: The environment variable that hides native ISAs from this module.
 HIDE_VAR = "EXPAND_HOST_ISAS"
@@ -63,7 +64,6 @@ def why_not_here(isa: Isa | str) -> str | None:
     """None when this host runs ``isa``'s code (a table or an ISA name), else why not (a sentence
     without a final period)."""
     if isinstance(isa, str):
-        from . import get_isa
 
         isa = get_isa(isa)
     if isa.run_prefix:
@@ -85,3 +85,17 @@ def why_not_here(isa: Isa | str) -> str | None:
 def runs_here(isa: Isa | str) -> bool:
     """Whether this host runs ``isa``'s code (natively, or under its emulator)."""
     return why_not_here(isa) is None
+
+
+def default_isa() -> str:
+    """The best ISA this host runs (emit/host.py) among those with a table here."""
+    m = platform.machine().lower()
+    order: list[str] = []
+    if m in ("x86_64", "amd64"):
+        order += ["avx512", "avx2", "sse4.1", "sse2"]
+    elif m in ("aarch64", "arm64"):
+        order.append("neon")
+    elif m.startswith("ppc64"):
+        order.append("altivec")
+    order = [n for n in order if n in ISAS and (n in ("neon", "altivec") or runs_here(n))]
+    return next(iter(order), "generic" if "generic" in ISAS else next(iter(ISAS)))

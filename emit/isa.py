@@ -25,16 +25,29 @@ Conventions every method follows:
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar, Protocol
 
-from expand.ir import MATH_OPS
-from expand.types import CType, Float, Int
+from expand.ir.nodes import MATH_OPS
+from expand.ir.types import CType, Float, Int
 
-if TYPE_CHECKING:
-    from expand.vecmath import VectorMath
+
+class VectorLibrary(Protocol):
+    """What the printer asks of the vector math library an output calls (``--vector-math``: the driver
+    hands an ``expand.vecmath.VectorMath`` to ``Isa.emission``): C text of calls, never intrinsics."""
+
+    def lookup(self, isa: Isa, name: str, ret_k: str, arg_ks: Sequence[str], exact_only: bool = False) -> object:
+        """The library's vector version of libm function ``name`` for these kinds, or None."""
+
+    def call(self, isa: Isa, name: str, ret_k: str, arg_ks: Sequence[str], args: Sequence[str],
+             mask: str | None, exact_only: bool = False) -> str | None:
+        """A C expression calling the vector version of ``name`` on ``args`` (under ``mask``), or None."""
+
+    def math(self, isa: Isa, op: str, k: str, args: Sequence[str]) -> str | None:
+        """An exact library version of the libm operation ``op`` (``Isa.math``'s fallback), or None."""
 
 
 def lane_kind(t: CType) -> str:
@@ -176,9 +189,17 @@ class Isa:
     arch: str | None = None
     libmvec: bool = False
     sleef_suffix: str | None = None
-    #: The vector math library of the output being printed (an ``expand.vecmath.VectorMath``, set by
-    #: the driver; None: libm calls without an instruction run per lane).
-    vector_math: VectorMath | None = None
+    #: Intrinsics written by hand beside the generated code (mathlib/bench.py's instruction column): the
+    #: prefix of this ISA's intrinsic names (``"_mm256"``: ``_mm256_andnot_ps``; None: no such family),
+    #: whether its float comparisons take a predicate (``_mm256_cmp_ps(a, b, _CMP_GE_OQ)``; else one
+    #: intrinsic per comparison, ``_mm_cmpge_ps(a, b)``), and whether they give a mask register
+    #: (AVX-512's k registers: ``_mm512_cmp_ps_mask``) rather than lanes of all ones.
+    intrinsic_prefix: str | None = None
+    cmp_predicate: bool = False
+    mask_registers: bool = False
+    #: The vector math library of the output being printed (set by ``emission``; None: libm calls
+    #: without an instruction run per lane).
+    vector_math: VectorLibrary | None = None
 
     def __init__(self, lanes: int | None = None) -> None:
         self.lanes: int = self.default_lanes if lanes is None else lanes
@@ -196,7 +217,7 @@ class Isa:
     @property
     def preprocessor(self) -> list[str]:
         """The compiler as the frontends preprocess with it: the ISA's flags and ``-O2``, as the output
-        and the scalar code are compiled (expand/verify.py), so that both see the same macros
+        and the scalar code are compiled (expand/check/verify.py), so that both see the same macros
         (``__FP_FAST_FMA`` with AVX2's ``-mfma``, ``__OPTIMIZE__``, ``__AVX2__``, GNU C's ``M_PI``)."""
         return [*self.cc, "-O2", *self.cflags]
 
@@ -213,9 +234,18 @@ class Isa:
         """All needed typedefs and helpers, as C text."""
         return "".join(self._needs.values())
 
-    def reset(self) -> None:
-        """Forget every needed typedef/helper."""
-        self._needs.clear()
+    def emission(self, vector_math: VectorLibrary | None = None) -> Isa:
+        """A copy of this table for one output, with the output's own state: the helpers and typedefs
+        it needs (``need``, ``prelude``) and the vector math library it calls. The driver takes one per
+        module, so expanding never changes the table a caller holds."""
+        out = copy.copy(self)
+        out._needs = {}
+        out.vector_math = vector_math
+        out.start()
+        return out
+
+    def start(self) -> None:
+        """Need what every output of this table needs (subclasses: a helper of their own)."""
 
     def _func(self, name: str, ret: str, params: Sequence[str], body: str) -> str:
         """Need the ``static inline`` function ``name``; ``body`` is its indented statements."""
@@ -519,7 +549,7 @@ class Isa:
 
     # ------------------------------------------------------------------ libm operations
     def math(self, op: str, k: str, args: Sequence[str]) -> str:
-        """The libm function ``op`` (a key of ``expand.ir.MATH_OPS``: ``sqrt``, ``floor``, ``fmin``,
+        """The libm function ``op`` (a key of ``expand.ir.nodes.MATH_OPS``: ``sqrt``, ``floor``, ``fmin``,
         ``fma``, ...; ``sqrtf`` on f32, ``sqrt`` on f64) of the float gangs ``args``, lane by lane
         bit-exact with the scalar call compiled with this table's flags (errno is not set).
 

@@ -117,10 +117,9 @@ class Neon(RegIsa):
         super().__init__(lanes)
         if self.lanes % 4 or self.lanes > 32:  # (mask_bits fits 32 lanes)
             raise ValueError(f"neon gangs have 4, 8, ... or 32 lanes, not {self.lanes}")
-        self.reset()
+        self.start()
 
-    def reset(self) -> None:
-        super().reset()
+    def start(self) -> None:
         self.need("_exp_gcc_no_ree", NO_REE)
 
     # ------------------------------------------------------------------ types and memory

@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from expand import types as T
-from expand.cprint import cdecl, cexpr, const_text, literal_value
-from expand.diagnostics import ExpandError, error
-from expand.global_writes import ERRNO, MATH_ERRNO, UNSET, WRITE, may_set_errno
-from expand.ir import (
+from expand.analysis.shapes import Shapes
+from expand.ir import types as T
+from expand.ir.cprint import cdecl, cexpr, const_text, literal_value
+from expand.ir.diagnostics import ExpandError, error
+from expand.ir.libc import ERRNO, MATH_ERRNO, UNSET, WRITE, may_set_errno
+from expand.ir.nodes import (
     MASK,
     Assign,
     Binary,
@@ -37,11 +38,10 @@ from expand.ir import (
     UniformIf,
     Var,
     flatten,
+    is_local_array,
     stmt_exprs,
     vars_read,
 )
-from expand.local_arrays import is_local_array
-from expand.shape import Shapes
 from predication.ifconvert import Linear
 
 from .isa import lane_kind, scalar_ctype
@@ -122,7 +122,7 @@ class FunctionPrinter:
             exprs.append(lin.ret.value)
         self.used_names |= {v.name for e in exprs for v in vars_read(e)}
         self._src_cache: dict[str, list[str]] = {}
-        # Globals kept per lane (expand/global_writes.py): name -> (symbol, the highest lane that wrote it so
+        # Globals kept per lane (expand/passes/global_writes.py): name -> (symbol, the highest lane that wrote it so
         # far, -1 for none, and that lane's value); errno's value from the entry, for when no lane sets it.
         self.tracked: dict[str, tuple[Symbol, str, str]] = {
             g.name: (g, self.fresh(f"{g.name}_lane"), self.fresh(f"{g.name}_value")) for g in lin.fn.tracked}
@@ -413,7 +413,7 @@ class FunctionPrinter:
             return
         if isinstance(tgt, Unary) and tgt.op == "*" and isinstance(tgt.operand, Var) \
                 and tgt.operand.sym.kind == "param" and tgt.operand.sym.shape == "uniform":
-            if m is not None or self.sh.varying(s.value):  # (expand/shared_stores.py refuses these first)
+            if m is not None or self.sh.varying(s.value):  # (expand/analysis/shared_stores.py refuses these first)
                 raise error(s.coord, "this store through a uniform pointer differs per lane")
             self.lines.append(f"{ind}*{tgt.operand.sym.name} = {self.scalar(s.value)};")
             return
@@ -429,7 +429,7 @@ class FunctionPrinter:
         if isinstance(tgt, Index) and isinstance(tgt.base, Var) and is_local_array(tgt.base.sym):
             if self.lane_array(tgt.base.sym):
                 self.array_store(tgt, s.value, m)
-            else:  # the same elements in every lane: a plain C array (expand/shape.py)
+            else:  # the same elements in every lane: a plain C array (expand/analysis/shapes.py)
                 self.lines.append(f"{ind}{cexpr(tgt)} = {self.scalar(s.value)};")
             return
         if isinstance(tgt, Index) and not self.sh.varying(tgt.base):
@@ -441,7 +441,7 @@ class FunctionPrinter:
     def uniform_if(self, s: UniformIf) -> None:
         """A branch on a uniform condition: plain C (its statements keep the enclosing mask)."""
         ind = self.indent
-        if self.sh.varying(s.cond):  # expand/divergence.py and expand/shape.py disagree: never guess
+        if self.sh.varying(s.cond):  # expand/analysis/shapes.py and expand/analysis/shapes.py disagree: never guess
             raise error(s.coord, "internal: a branch kept as uniform has a condition that varies between lanes")
         self.cur_mask = s.mask  # an integer division in the condition runs only if some lane is on
         cond = self.scalar(s.cond)
@@ -485,7 +485,7 @@ class FunctionPrinter:
     # ------------------------------------------------------------------ local arrays
     def lane_array(self, sym: Symbol) -> bool:
         """A local array whose elements differ between lanes: ``T a[N][lanes]``, row i holding
-        element i of every lane (expand/local_arrays.py)."""
+        element i of every lane (expand/passes/local_arrays.py)."""
         return is_local_array(sym) and self.sh.is_varying_sym(sym)
 
     def array_row(self, e: Index) -> str:
@@ -732,7 +732,7 @@ class FunctionPrinter:
                           rk: str) -> bool:
         """``vector_math_call`` of a mathlib function that may set errno, in a function that tracks it:
         mathlib's vector code leaves errno as its highest writing lane left it, and when it set errno,
-        calls with one lane on at a time, from the highest down, find that lane (expand/global_writes.py)."""
+        calls with one lane on at a time, from the highest down, find that lane (expand/passes/global_writes.py)."""
         isa, ind, vm = self.isa, self.indent, self.isa.vector_math
         names = [self.fresh(f"{a.sym.name if isinstance(a, Var) else 'arg'}_in") for a in call.args]
         text = vm.call(isa, call.func, rk, kinds, names, m.name if m else None)
@@ -779,7 +779,7 @@ class FunctionPrinter:
     def global_write(self, call: Call, m: Symbol | None) -> None:
         """A tracked global's write by the active lanes (``WRITE(g, v)``), or errno = EDOM in the active lanes
         where a sqrt's argument is negative (``MATH_ERRNO(c)``, unless -fno-math-errno): the highest writing
-        lane and its value, if no higher lane wrote before (expand/global_writes.py)."""
+        lane and its value, if no higher lane wrote before (expand/passes/global_writes.py)."""
         isa, ind = self.isa, self.indent
         if call.func == MATH_ERRNO:
             g, value, cond = ERRNO, None, call.args[0]
@@ -902,7 +902,7 @@ class FunctionPrinter:
         body = self.lines[body_start:]
         early = read_before_written(self.lin.stmts)
         decls = []
-        for g, (sym, lane_v, value_v) in self.tracked.items():  # (expand/global_writes.py)
+        for g, (sym, lane_v, value_v) in self.tracked.items():  # (expand/passes/global_writes.py)
             decls.append(f"{self.indent}int {lane_v} = -1;  /* the highest lane that set {g} so far (-1: none) */")
             decls.append(f"{self.indent}{cdecl(T.strip_spelling(sym.type), value_v)} = 0;  /* and the value it set */")
         if self.errno_entry:

@@ -69,6 +69,7 @@ class Sse41(RegIsa):
     reg_bits = 128
     abi_letter, abi_families, abi_macro = "b", (("b", 128, 128, True),), "defined(__SSE2__)"
     arch, libmvec, sleef_suffix = "x86_64", True, "sse4"
+    intrinsic_prefix = "_mm"
 
     def __init__(self, lanes: int | None = None) -> None:
         super().__init__(lanes)

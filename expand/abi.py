@@ -42,12 +42,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from emit.isa import is_float, kind_bits, lane_kind, scalar_ctype
+from expand.ir import types as T
+from expand.ir.diagnostics import error
+from expand.ir.nodes import Assign, Call, Function, Index, Member, Unary, Var, stmt_exprs, walk_stmts
 
-from . import types as T
-from .diagnostics import error
-from .ir import Assign, Call, Function, Index, Member, Unary, Var, stmt_exprs, walk_stmts
-
-#: libm operations that may set errno (expand/mathcalls.py maps them to vector code): not const.
+#: libm operations that may set errno (expand/passes/mathcalls.py maps them to vector code): not const.
 ERRNO_MATH = ("sqrt", "fma")
 
 
@@ -88,7 +87,10 @@ def effects(fn: Function) -> tuple[str, str]:
         for e in stmt_exprs(s):
             for n in e.walk():
                 if isinstance(n, Call):
-                    from .global_writes import MATH_ERRNO, WRITE  # (expand's own: a global write, sqrt's errno)
+                    from expand.passes.global_writes import (  # (expand's own: a global write, sqrt's errno)
+                        MATH_ERRNO,
+                        WRITE,
+                    )
                     if n.func == WRITE:
                         return "", f"it assigns the global '{n.args[0].sym.name}'"
                     return "", "it calls sqrt (errno)" if n.func == MATH_ERRNO else f"it calls {n.func}"

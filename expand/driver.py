@@ -9,32 +9,46 @@ from dataclasses import dataclass, field
 
 from emit.isa import lane_kind
 from emit.printer import FunctionPrinter
+from expand import __version__
+from expand import abi as abi_mod
+from expand.analysis.shapes import analyze
+from expand.analysis.shared_stores import check_shared_stores
+from expand.analysis.trip_inputs import trip_params
+from expand.ir import types as T
+from expand.ir.cprint import cdecl, cinit
+from expand.ir.diagnostics import error
+from expand.ir.libc import ERRNO
+from expand.ir.nodes import (
+    MASK,
+    Binary,
+    Call,
+    Const,
+    Coord,
+    Function,
+    Module,
+    NameMaker,
+    Symbol,
+    Var,
+    flatten,
+    stmt_exprs,
+    walk_stmts,
+)
+from expand.passes.canonical_loops import canonicalize_loops
+from expand.passes.const_subscripts import hoist_constant_subscripts
+from expand.passes.copyprop import fold_temporaries
+from expand.passes.dce import eliminate_dead
+from expand.passes.fold import fold_constants
+from expand.passes.global_writes import canonical_errno, track_globals
+from expand.passes.inline import inline_module
+from expand.passes.local_arrays import local_arrays
+from expand.passes.lower import lower_function
+from expand.passes.mathcalls import rewrite_math_calls
+from expand.passes.pointer_locals import pointer_locals
+from expand.vecmath import VectorMath
 from predication.boscc import insert_guards
 from predication.dot import to_dot
 from predication.ifconvert import if_convert
 from predication.single_exit import single_exit
-
-from . import __version__
-from . import abi as abi_mod
-from . import types as T
-from .const_subscripts import hoist_constant_subscripts
-from .copyprop import fold_temporaries
-from .cprint import cdecl, cinit
-from .dce import eliminate_dead
-from .diagnostics import error
-from .fold import fold_constants
-from .global_writes import ERRNO, canonical_errno, track_globals
-from .inline import inline_module
-from .ir import MASK, Binary, Call, Const, Coord, Function, Module, Symbol, Var, flatten, stmt_exprs, walk_stmts
-from .local_arrays import local_arrays
-from .loops import canonicalize_loops
-from .lower import NameMaker, lower_function
-from .mathcalls import rewrite_math_calls
-from .pointer_locals import pointer_locals
-from .shape import analyze
-from .shared_stores import check_shared_stores
-from .trip_inputs import trip_params
-from .vecmath import VectorMath
 
 
 @dataclass
@@ -55,7 +69,7 @@ class Expanded:
     static: bool = False
     #: globals other than errno that it assigns (the verifier compares them after the calls)
     globals: list[Symbol] = field(default_factory=list)
-    #: integer parameters a loop's trip count depends on (expand/trip_inputs.py: --verify bounds them)
+    #: integer parameters a loop's trip count depends on (expand/analysis/trip_inputs.py: --verify bounds them)
     trip_params: list[str] = field(default_factory=list)
 
 
@@ -132,8 +146,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         lower_function(fn)
     used = _reached(mod, roots)
     inline_module(mod, roots)
-    isa.reset()
-    isa.vector_math = None if vector_math is None else vector_math.for_module(set(mod.functions) | set(expandable))
+    isa = isa.emission(None if vector_math is None else vector_math.for_module(set(mod.functions) | set(expandable)))
     bodies: list[str] = []
     expanded: list[Expanded] = []
     globals_used: dict[str, Symbol | None] = {}  # globals and per-lane called functions the output names
@@ -281,7 +294,7 @@ def declaration(mod: Module, sym: Symbol | None) -> str:
             q = "static const " if sym.const else "static "
             return f"{q}{cdecl(t, sym.name)} = {cinit(sym.init)};"
         q = "extern const " if sym.const else "extern "
-        if getattr(sym, "thread_local", False):  # (a global the function assigns: expand/global_writes.py)
+        if getattr(sym, "thread_local", False):  # (a global the function assigns: expand/passes/global_writes.py)
             q += "_Thread_local "
         return f"{q}{cdecl(t, sym.name)};"
     except TypeError:

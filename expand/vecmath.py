@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import abi
+from expand import abi
+from expand.ir.libc import LIBM
 
 MODES = ("expand", "libmvec", "sleef", "none")
 
@@ -58,27 +59,6 @@ EXPANDM_UNAVAILABLE: dict[str, frozenset[str]] = {
         "remainderf", "rintf", "nearbyintf", "roundevenf", "nextafterf", "nextupf", "logbf", "ilogbf")),
 }
 
-_UNARY = ("acos", "acosh", "asin", "asinh", "atan", "atanh", "cbrt", "ceil", "cos", "cosh", "erf", "erfc", "exp",
-          "exp10", "exp2", "expm1", "fabs", "floor", "lgamma", "log", "log10", "log1p", "log2", "logb", "nearbyint",
-          "nextup", "rint", "round", "roundeven", "sin", "sinh", "sqrt", "tan", "tanh", "tgamma", "trunc")
-_BINARY = ("atan2", "copysign", "fdim", "fmax", "fmin", "fmod", "hypot", "nextafter", "pow", "remainder")
-
-
-def _signatures() -> dict[str, tuple[str, tuple[str, ...]]]:
-    out: dict[str, tuple[str, tuple[str, ...]]] = {}
-    for k, sfx in (("f32", "f"), ("f64", "")):
-        out.update({f"{n}{sfx}": (k, (k,)) for n in _UNARY})
-        out.update({f"{n}{sfx}": (k, (k, k)) for n in _BINARY})
-        out[f"fma{sfx}"] = (k, (k, k, k))
-        out[f"scalbn{sfx}"] = (k, (k, "i32"))
-        out[f"ldexp{sfx}"] = (k, (k, "i32"))
-        out[f"ilogb{sfx}"] = ("i32", (k,))
-    out.update({n: ("i32", ("f32",)) for n in ("isinff", "isnanf", "finitef")})
-    return out
-
-
-#: libm function -> (result kind, parameter kinds), as math.h declares them
-LIBM: dict[str, tuple[str, tuple[str, ...]]] = _signatures()
 
 #: glibc 2.36 libmvec (x86-64): the functions with variants, float and double (``nm -D libmvec.so.1``)
 LIBMVEC_FUNCTIONS = frozenset(
@@ -253,20 +233,20 @@ class VectorMath:
         return self.call(isa, name, k, LIBM[name][1], args, None, exact_only=True)
 
     # ------------------------------------------------------------------ linking
-    def link(self, isa, build: bool = True) -> LinkNeeds:
-        """What linking the output for ``isa`` needs: mathlib's archives (built on demand into the cache,
-        unless ``lib_dir`` was given), ``-lmvec``, ``-lsleef``, and the ULP bound for ``--verify``."""
+    def link(self, isa, build: Callable[[list[str], list[str]], Path] | None = None) -> LinkNeeds:
+        """What linking the output for ``isa`` needs: mathlib's archives (``lib_dir``, else built on demand
+        by ``build``: ``mathlib.libm.ensure``, which builds into a cache), ``-lmvec``, ``-lsleef``, and the
+        ULP bound for ``--verify``."""
         used = [f for (i, _), f in self.used.items() if i == isa.name]
         needs = LinkNeeds()
         mine = sorted({f.name for f in used if f.provider == "expand"})
         if mine:
             lib = self.lib_dir
             if lib is None:
-                if not build:
+                if build is None:
                     raise ValueError("the output calls mathlib's vector libm: build it (python -m mathlib.libm) "
                                      "and give --vector-math-lib")
-                from mathlib.libm import ensure  # (mathlib builds on expand: imported when needed)
-                lib = ensure([isa.name], mine)
+                lib = build([isa.name], mine)
             arch = isa.arch or _host_arch()
             needs.link_files += [lib / "lib" / arch / "libexpandm_scalar.a", lib / "lib" / arch / "libexpandm.a"]
         if any(f.provider == "libmvec" for f in used):

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import math
 
-from expand import types as T
-from expand.diagnostics import error
-from expand.ir import Binary, BitCast, Cast, Cond, Const, Coord, Expr, Unary
+from expand.ir import types as T
+from expand.ir.diagnostics import error
+from expand.ir.nodes import Binary, BitCast, Cast, Cond, Const, Coord, Expr, Unary
 
 #: Constant builtins without arguments: name -> (type, value, spelling for the output)
 CONSTANTS = {
@@ -211,7 +211,7 @@ def libm_alias(name: str) -> tuple[str, T.CType, list[T.CType]] | None:
     """``__builtin_roundf`` and the other ``__builtin_`` spellings of libm functions that are no IR
     operation: (the libm function, its result type, its parameter types), as GCC calls it (or inlines
     it with the same result); else None."""
-    from expand.vecmath import LIBM
+    from expand.ir.libc import LIBM
 
     base = name.removeprefix("__builtin_")
     if base == name or base not in LIBM:

@@ -1,7 +1,7 @@
 """Reader for C files through gcc -E and libclang, into the same typed IR as the pycparser frontend.
 
-The second frontend (issue 7).  It produces the IR of :mod:`expand.ir` node for node equal to
-:mod:`frontends.pycparser_frontend`'s (``python -m frontends.crosscheck`` proves it on the corpus),
+The second frontend (issue 7).  It produces the IR of :mod:`expand.ir.nodes` node for node equal to
+:mod:`frontends.pycparser_frontend`'s (``python -m expand.check.crosscheck`` proves it on the corpus),
 so ``expand_module`` prints byte-identical C whichever frontend read the file.
 
 What comes from clang, and what follows the project's conventions:
@@ -14,10 +14,10 @@ What comes from clang, and what follows the project's conventions:
   the same (clang's own preprocessor would report them at the macro call).  Positions are clang's
   *presumed* locations, which follow gcc's line markers back to the user's file.
 * **Parsing, name resolution and diagnostics** are clang's: any clang error becomes the
-  ``file:line:col: error:`` of :mod:`expand.diagnostics`, with a note naming the pycparser frontend.
+  ``file:line:col: error:`` of :mod:`expand.ir.diagnostics`, with a note naming the pycparser frontend.
 * **Types**: every expression's canonical type, every implicit conversion (clang's
   ``ImplicitCastExpr``, seen as ``UNEXPOSED_EXPR``) and constant values come from clang.  At each
-  operator the frontend also applies the project's rules (:mod:`expand.types`: ``promote``,
+  operator the frontend also applies the project's rules (:mod:`expand.ir.types`: ``promote``,
   ``usual_arith``) and compares: where they disagree, clang's type wins in the IR and the
   disagreement is recorded in :attr:`ClangReader.mismatches` (a bug in our rules).
 * **Spelling** of types (``uint32_t`` vs ``unsigned int``), the shape of the IR (explicit ``Cast``
@@ -43,10 +43,9 @@ from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from expand import types as T
-from expand.diagnostics import ExpandError, error
-from expand.fold import fold_int
-from expand.ir import (
+from expand.ir import types as T
+from expand.ir.diagnostics import ExpandError, error
+from expand.ir.nodes import (
     Assign,
     Binary,
     BitCast,
@@ -75,7 +74,8 @@ from expand.ir import (
     Unary,
     Var,
 )
-from expand.mathcalls import signature as math_signature
+from expand.passes.fold import fold_int
+from expand.passes.mathcalls import signature as math_signature
 
 from . import builtins, fenv
 from . import initializers as inits
@@ -319,7 +319,7 @@ def _system_header(file: str) -> bool:
 
 
 class TypeMismatch:
-    """One place where our C type rules (expand.types) and clang disagree."""
+    """One place where our C type rules (expand.ir.types) and clang disagree."""
 
     def __init__(self, coord: Coord, text: str, what: str, ours: T.CType, clang: str) -> None:
         self.coord, self.text, self.what, self.ours, self.clang = coord, text, what, ours, clang
@@ -675,13 +675,13 @@ class ClangReader:
         return r
 
     def layout_problem(self, defn, r: T.Record) -> str:
-        """Why ``r``'s size or member offsets (C's natural layout, expand.records) may not be clang's
+        """Why ``r``'s size or member offsets (C's natural layout, expand.passes.records) may not be clang's
         (``__attribute__((packed))``, ``_Alignas``, ``#pragma pack``); "" when they are."""
         try:
             ct = defn.type
             if ct.get_size() != r.size():
                 return f"its layout is not C's natural one (size {ct.get_size()}, not {r.size()})"
-            from expand.records import member_offset
+            from expand.passes.records import member_offset
             for name, _ in r.fields:
                 if ct.get_offset(name) != 8 * member_offset(r, name)[0]:
                     return f"its layout is not C's natural one (member '{name}' is not where it would be)"
@@ -1427,7 +1427,7 @@ class ClangReader:
             root = root.base
         if isinstance(root, Var):
             written_static(root.sym, self.pcoord(c))
-        # (an assignment to a global variable: expand/global_writes.py takes it or diagnoses it)
+        # (an assignment to a global variable: expand/passes/global_writes.py takes it or diagnoses it)
         return e
 
     def local_decl(self, d) -> list[Stmt]:
@@ -1717,7 +1717,7 @@ class ClangReader:
         m = re.match(r"^(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)([uUlL]*)$", text)
         if not m:
             raise error(co, f"cannot read constant '{text}'")
-        from expand.cprint import literal_type  # C11 6.4.4.1 on LP64, the rule both frontends follow
+        from expand.ir.cprint import literal_type  # C11 6.4.4.1 on LP64, the rule both frontends follow
         ours = literal_type(text)
         if ours is None:
             raise error(co, f"integer constant '{text}' is too large")
@@ -1923,7 +1923,7 @@ def _pyc_name(k, K) -> str:
 
 
 def _punning_union(t: T.Record) -> bool:
-    from expand.lower import punnable
+    from expand.ir.types import punnable
     return punnable(t)
 
 

@@ -1,4 +1,4 @@
-"""C semantics both frontends need beyond the IR's own (expand/types.py, expand/fold.py)."""
+"""C semantics both frontends need beyond the IR's own (expand/ir/types.py, expand/passes/fold.py)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import struct
 from fractions import Fraction
 from pathlib import Path
 
-from expand import types as T
-from expand.fold import fold_int
-from expand.ir import Assign, Block, Call, Const, Coord, Expr, If, Index, Member, Stmt, Unary, Var, is_pure
+from expand.ir import types as T
+from expand.ir.nodes import Assign, Block, Call, Const, Coord, Expr, If, Index, Member, Stmt, Unary, Var, is_pure
+from expand.passes.fold import fold_int
 
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 #: How both frontends preprocess, after the compiler and its flags (``Isa.preprocessor``): GCC's

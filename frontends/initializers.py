@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from expand import types as T
-from expand.diagnostics import error
-from expand.ir import Call, Const, Coord, Expr
+from expand.ir import types as T
+from expand.ir.diagnostics import error
+from expand.ir.nodes import Call, Const, Coord, Expr
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Reader for C files through gcc -E and pycparser + pycparserext's GNU parser, into the typed IR.
 
-Types follow C11 on LP64 (our own rules in expand.types); implicit conversions become explicit
+Types follow C11 on LP64 (our own rules in expand.ir.types); implicit conversions become explicit
 ``Cast`` nodes so later passes never re-derive C's conversion rules.  What the target decides (plain
 ``char``'s signedness, ``wchar_t``) comes from the target compiler (``read_file(..., cc=...)``), which
 also preprocesses, so the file sees the target's headers and macros.
@@ -20,10 +20,9 @@ from pycparser.c_parser import ParseError
 from pycparserext import ext_c_parser as ext_c_ast
 from pycparserext.ext_c_parser import GnuCParser
 
-from expand import types as T
-from expand.diagnostics import ExpandError, error
-from expand.fold import fold_int
-from expand.ir import (
+from expand.ir import types as T
+from expand.ir.diagnostics import ExpandError, error
+from expand.ir.nodes import (
     Assign,
     Binary,
     BitCast,
@@ -52,7 +51,8 @@ from expand.ir import (
     Unary,
     Var,
 )
-from expand.mathcalls import signature as math_signature
+from expand.passes.fold import fold_int
+from expand.passes.mathcalls import signature as math_signature
 
 from . import builtins, fenv
 from . import initializers as inits
@@ -974,7 +974,7 @@ class Reader:
             root = root.base
         if isinstance(root, Var):
             written_static(root.sym, self.coord(node))
-        # (an assignment to a global variable: expand/global_writes.py takes it or diagnoses it)
+        # (an assignment to a global variable: expand/passes/global_writes.py takes it or diagnoses it)
         return e
 
     def env_local(self, d: c_ast.Decl) -> bool:
@@ -1513,7 +1513,7 @@ def parse_declare_simd(text: str) -> dict[str, str] | None:
 
 
 def _punning_union(t: T.Record) -> bool:
-    from expand.lower import punnable
+    from expand.ir.types import punnable
     return punnable(t)
 
 

@@ -9,7 +9,7 @@ what a uniform controlling value keeps as plain branches (predication/uniform_br
 varying one turns into masks. Any other switch (fallthrough, a ``break`` inside an ``if``, a label
 inside a block) becomes forward jumps: ``if (v == c) goto case_c; ...; goto default;`` then the
 body with each label in its place and each ``break`` a ``goto`` to the end, which the control-flow
-graph (expand/cfg.py) and if-conversion already take as they take any forward ``goto``.
+graph (expand/analysis/cfg.py) and if-conversion already take as they take any forward ``goto``.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from expand import types as T
-from expand.diagnostics import error
-from expand.ir import (
+from expand.ir import types as T
+from expand.ir.diagnostics import error
+from expand.ir.nodes import (
     Aggregate,
     Assign,
     Binary,
@@ -287,7 +287,7 @@ def _zero(t: T.CType) -> Const:
 def aggregate_initializer(co: Coord, sym: Symbol, entries: list[tuple[tuple, Expr]]) -> list[Stmt]:
     """A local array's, struct's or union's brace initializer, from the subobjects it names
     (``frontends/initializers.flatten``): an array's elements one by one (the rest zero); a struct or
-    union as one ``Aggregate`` value (expand/records.py), or a punning union (expand/lower.py) by the
+    union as one ``Aggregate`` value (expand/passes/records.py), or a punning union (expand/passes/lower.py) by the
     member it names."""
     t = sym.type
     if isinstance(t, T.Array):
@@ -307,7 +307,7 @@ def aggregate_initializer(co: Coord, sym: Symbol, entries: list[tuple[tuple, Exp
 
 def record_declared(co: Coord, sym: Symbol) -> list[Stmt]:
     """What a local's declaration without an initializer does: a struct or union (but a punning union)
-    is all zero bytes from here (C leaves them unspecified; expand/records.py)."""
+    is all zero bytes from here (C leaves them unspecified; expand/passes/records.py)."""
     t = sym.type
     if isinstance(t, T.Record) and not _punnable(t):
         return [Assign(co, Var(t, sym), Aggregate(t, []))]
@@ -315,10 +315,10 @@ def record_declared(co: Coord, sym: Symbol) -> list[Stmt]:
 
 
 def local_record_check(co: Coord, name: str, t: T.Record, target: T.Target) -> None:
-    """Refuse a local struct or union that expand cannot hold as its bits (expand/records.py)."""
+    """Refuse a local struct or union that expand cannot hold as its bits (expand/passes/records.py)."""
     if _punnable(t):
         return
-    from expand.records import record_problem
+    from expand.passes.records import record_problem
     why = record_problem(t, target.big_endian)
     if why:
         raise error(co, f"local {'union' if t.is_union else 'struct'} '{name}' cannot be vectorized: {why}",
@@ -329,9 +329,9 @@ def local_record_check(co: Coord, name: str, t: T.Record, target: T.Target) -> N
 
 def compound_literal(co: Coord, t: T.CType, entries: list[tuple[tuple, Expr]], target: T.Target) -> Expr:
     """The value of compound literal ``(T){...}``: a scalar's converted value, a struct's or union's
-    ``Aggregate`` (expand/records.py)."""
+    ``Aggregate`` (expand/passes/records.py)."""
     if isinstance(t, T.Record):
-        from expand.records import record_problem
+        from expand.passes.records import record_problem
         why = "" if _punnable(t) else record_problem(t, target.big_endian)
         if why:
             raise error(co, f"this compound literal cannot be vectorized: {why}")
@@ -344,7 +344,7 @@ def compound_literal(co: Coord, t: T.CType, entries: list[tuple[tuple, Expr]], t
 
 
 def _punnable(t: T.CType) -> bool:
-    from expand.lower import punnable
+    from expand.ir.types import punnable
     return punnable(t)
 
 

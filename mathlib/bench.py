@@ -58,8 +58,8 @@ from pathlib import Path
 from emit import get_isa, runs_here, why_not_here
 from emit.host import EXIT_NOT_RUN
 from emit.isa import lane_kind, scalar_ctype
-from expand import types as T
 from expand.driver import expand_module
+from expand.ir import types as T
 from expand.vecmath import EXPANDM_FUNCTIONS, expandm_symbol
 from frontends.pycparser_frontend import read_file
 
@@ -295,15 +295,12 @@ def has_boscc() -> bool:
 # ------------------------------------------------------------------------------------------------
 # Peers: libmvec, SLEEF, the instruction
 
-VT = {"sse4.1": "__m128", "avx2": "__m256", "avx512": "__m512"}
-VTI = {"sse4.1": "__m128i", "avx2": "__m256i", "avx512": "__m512i"}
-LANES = {"sse4.1": 4, "avx2": 8, "avx512": 16}
-LIBMVEC = {  # function -> (libmvec name pattern, arity)
+# What each ISA has (vector types, lanes, libmvec's ABI letter, SLEEF's suffix, intrinsic names) comes from
+# its emit/ table (get_isa); the tables here are per function.
+LIBMVEC = {  # function -> (libmvec name pattern: ABI letter c, lanes l; arity)
     "logf": ("_ZGV{c}N{l}v_logf", 1),
     "powf": ("_ZGV{c}N{l}vv_powf", 2),
 }
-MVEC_ISA = {"sse4.1": "b", "avx2": "d", "avx512": "e"}
-SLEEF_SUFFIX = {"sse4.1": ("4", "sse4"), "avx2": ("8", "avx2"), "avx512": ("16", "avx512f")}
 SLEEF = {  # function -> (sleef base, ulp tag, argument kinds)
     "floorf": ("floorf", "", ["f32"]),
     "ceilf": ("ceilf", "", ["f32"]),
@@ -315,49 +312,51 @@ SLEEF = {  # function -> (sleef base, ulp tag, argument kinds)
     "logf": ("logf", "_u10", ["f32"]),
     "powf": ("powf", "_u10", ["f32", "f32"]),
 }
-ROUND_MODE = {"floorf": "_MM_FROUND_TO_NEG_INF", "ceilf": "_MM_FROUND_TO_POS_INF", "truncf": "_MM_FROUND_TO_ZERO"}
+#: function -> the libm rounding operation of the ISA tables (``Isa.math``: roundps, vrndscaleps) that is it
+ROUND_OP = {"floorf": "floor", "ceilf": "ceil", "truncf": "trunc"}
 INSTR_FUNCS = ("floorf", "ceilf", "truncf", "roundf", "fabsf", "copysignf")
 
 
-def libmvec_name(fn: str, isa: str) -> str:
+def libmvec_name(fn: str, isa_name: str) -> str:
     pat, _ = LIBMVEC[fn]
-    return pat.format(c=MVEC_ISA[isa], l=LANES[isa])
+    isa = get_isa(isa_name)
+    return pat.format(c=isa.abi_letter, l=isa.lanes)
 
 
-def sleef_name(fn: str, isa: str) -> str:
+def sleef_name(fn: str, isa_name: str) -> str:
     base, ulp, _ = SLEEF[fn]
-    n, suf = SLEEF_SUFFIX[isa]
+    isa = get_isa(isa_name)
+    n, suf = isa.lanes, isa.sleef_suffix
     return f"Sleef_{base}{n}{ulp}{suf}" if ulp else f"Sleef_{base}{n}_{suf}"
 
 
-def instr_helper(fn: str, isa: str) -> str:
-    """C text of ``static inline VT instr_<fn>(VT x[, VT y])``: the instruction(s) doing ``fn``."""
-    vt = VT[isa]
-    p = {"sse4.1": "_mm", "avx2": "_mm256", "avx512": "_mm512"}[isa]
-    rnd = (lambda x, m: f"_mm512_roundscale_ps({x}, {m} | _MM_FROUND_NO_EXC)") if isa == "avx512" else \
-          (lambda x, m: f"{p}_round_ps({x}, {m} | _MM_FROUND_NO_EXC)")
-    sign = f"{p}_set1_ps(-0.0f)"
-    if fn in ROUND_MODE:
-        body = f"return {rnd('x', ROUND_MODE[fn])};"
+def instr_helper(fn: str, isa_name: str) -> str:
+    """C text of ``static inline VT instr_<fn>(VT x[, VT y])``: the instruction(s) doing ``fn``, in the
+    intrinsics of the ISA's table (its rounding, arithmetic and bit operations, ``intrinsic_prefix``)."""
+    isa = get_isa(isa_name).emission()
+    vt, p = isa.vtype("f32"), isa.intrinsic_prefix
+    sign = isa.splat("f32", "-0.0f")
+    if fn in ROUND_OP:
+        body = f"return {isa.math(ROUND_OP[fn], 'f32', ['x'])};"
         return f"static inline {vt} instr_{fn}({vt} x) {{ {body} }}\n"
     if fn == "fabsf":
         return f"static inline {vt} instr_fabsf({vt} x) {{ return {p}_andnot_ps({sign}, x); }}\n"
     if fn == "copysignf":
         return (f"static inline {vt} instr_copysignf({vt} x, {vt} y) {{ const {vt} s = {sign};"
-                f" return {p}_or_ps({p}_andnot_ps(s, x), {p}_and_ps(s, y)); }}\n")
+                f" return {isa.binop('|', 'f32', f'{p}_andnot_ps(s, x)', isa.binop('&', 'f32', 's', 'y'))}; }}\n")
     if fn == "roundf":  # round half away from zero, exactly: t = trunc(x); t + copysign(|x - t| >= 0.5, x)
-        if isa == "avx512":
-            half = "_mm512_cmp_ps_mask(d, _mm512_set1_ps(0.5f), _CMP_GE_OQ)"
-            one = f"_mm512_maskz_mov_ps({half}, _mm512_set1_ps(1.0f))"
-        else:
-            cmp = "_mm_cmpge_ps(d, _mm_set1_ps(0.5f))" if isa == "sse4.1" else \
-                "_mm256_cmp_ps(d, _mm256_set1_ps(0.5f), _CMP_GE_OQ)"
-            one = f"{p}_and_ps({cmp}, {p}_set1_ps(1.0f))"
+        half, ones = isa.splat("f32", "0.5f"), isa.splat("f32", "1.0f")
+        if isa.mask_registers:  # (the comparison gives a mask register: 1.0f where it is on, else 0)
+            one = f"{p}_maskz_mov_ps({p}_cmp_ps_mask(d, {half}, _CMP_GE_OQ), {ones})"
+        else:  # (the comparison gives all-ones lanes where it holds)
+            cmp = f"{p}_cmp_ps(d, {half}, _CMP_GE_OQ)" if isa.cmp_predicate else f"{p}_cmpge_ps(d, {half})"
+            one = isa.binop("&", "f32", cmp, ones)
         return (f"static inline {vt} instr_roundf({vt} x) {{\n"
                 f"    const {vt} s = {sign};\n"
-                f"    {vt} t = {rnd('x', '_MM_FROUND_TO_ZERO')};\n"
-                f"    {vt} d = {p}_andnot_ps(s, {p}_sub_ps(x, t));\n"
-                f"    return {p}_add_ps(t, {p}_or_ps({one}, {p}_and_ps(x, s)));\n}}\n")
+                f"    {vt} t = {isa.math('trunc', 'f32', ['x'])};\n"
+                f"    {vt} d = {p}_andnot_ps(s, {isa.binop('-', 'f32', 'x', 't')});\n"
+                f"    return {isa.binop('+', 'f32', 't', isa.binop('|', 'f32', one, isa.binop('&', 'f32', 'x', 's')))};"
+                "\n}\n")
     raise KeyError(fn)
 
 
@@ -554,7 +553,7 @@ def _build(f: CorpusFunction, isa_name: str, wd: Path, prog: Program, *, n: int,
     # libmvec / SLEEF / instruction
     peer_decls: list[str] = []
     peer_fns: list[str] = []
-    vt = VT[isa_name]
+    vt = isa.vtype("f32")
     value_args = [(j, a) for j, a in enumerate(args) if not a.pointer]
     archives: list[str] = []
     if expandm is not None and f.name in EXPANDM_FUNCTIONS and ret_kind is not None and not ptr_names:
@@ -569,16 +568,16 @@ def _build(f: CorpusFunction, isa_name: str, wd: Path, prog: Program, *, n: int,
         steps.append(lambda own=own: run(["objcopy", "--wildcard", "--localize-symbol=_ZGV*",
                                           str(expandm / "lib" / "x86_64" / "libexpandm.a"), str(own)], wd))
         archives.append(str(own))
-    if f.name in LIBMVEC and ret_kind == "f32":
+    if f.name in LIBMVEC and ret_kind == "f32" and isa.libmvec:
         name = libmvec_name(f.name, isa_name)
         peer_decls.append(f"extern {vt} {name}({', '.join([vt] * LIBMVEC[f.name][1])});\n")
         peer_fns.append(_gang_loop("libmvec", name, value_args, isa, lanes))
         variants.append("libmvec")
         prog.entries["libmvec"] = (name, "libmvec")
-    if sleef and f.name in SLEEF and ret_kind == "f32":
+    if sleef and f.name in SLEEF and ret_kind == "f32" and isa.sleef_suffix:
         name = sleef_name(f.name, isa_name)
         kinds = SLEEF[f.name][2]
-        peer_decls.append(f"extern {vt} {name}({', '.join(VTI[isa_name] if k == 'i32' else vt for k in kinds)});\n")
+        peer_decls.append(f"extern {vt} {name}({', '.join(isa.vtype(k) for k in kinds)});\n")
         peer_fns.append(_gang_loop("sleef", name, value_args, isa, lanes))
         variants.append("sleef")
         prog.entries["sleef"] = (name, "libsleef")
@@ -1055,7 +1054,7 @@ def markdown(data: dict) -> str:
     for set_name in SETS:
         what = "common range" if set_name == "common" else "rare branches (half of the elements special values)"
         for isa in meta["isas"]:
-            out.append(f"\n## {isa} ({LANES[isa]} lanes), {what}; {meta['cpu']}\n\n")
+            out.append(f"\n## {isa} ({get_isa(isa).lanes} lanes), {what}; {meta['cpu']}\n\n")
             out.append("ns per element (speedup over scalar)\n\n")
             out.append("| function | " + " | ".join(LABELS[s] for s in series) + " |\n")
             out.append("|---|" + "---:|" * len(series) + "\n")
@@ -1205,7 +1204,7 @@ def plot(data: dict, path: Path, set_name: str = "common") -> bool:
         ax.set_xticks(range(len(fns)))
         ax.set_xticklabels(fns, rotation=30, ha="right")
         ax.set_xlim(-0.6, len(fns) - 0.4)
-        ax.set_ylabel(f"speedup over scalar\n{isa} ({LANES[isa]} lanes)")
+        ax.set_ylabel(f"speedup over scalar\n{isa} ({get_isa(isa).lanes} lanes)")
         ax.grid(axis="y", which="major", linewidth=0.3)
         groups = meta.get("groups", {})
         for i in range(1, len(fns)):

@@ -66,13 +66,13 @@ from pathlib import Path
 from emit import ISAS, get_isa
 from emit.isa import lane_kind
 from expand import abi
-from expand import types as T
-from expand.diagnostics import ExpandError
 from expand.driver import expand_module
+from expand.ir import types as T
+from expand.ir.diagnostics import ExpandError
 from expand.vecmath import EXPANDM_FUNCTIONS, expandm_symbol
 from frontends.pycparser_frontend import read_file
 
-from . import realworld
+from . import source_tree
 from .corpus import CFLAGS, MATHLIB_DIR, corpus, glibc_flt32_dir, shim_dir
 
 ROOT = MATHLIB_DIR.parent
@@ -117,8 +117,8 @@ ABI_ISAS = {"x86_64": (("sse2", "sse4.1"), ("avx2",), ("avx512",)), "aarch64": (
 
 
 #: The functions of glibc 2.36's ``sysdeps/ieee754/flt-32`` compiled with glibc's own headers and flags
-#: for each architecture (``realworld.glibc_flags``), linked with the flt-32 files that define what they
-#: need (``nm``: ``realworld.companions``): public name -> (file, the C function it defines).
+#: for each architecture (``source_tree.glibc_flags``), linked with the flt-32 files that define what they
+#: need (``nm``: ``source_tree.companions``): public name -> (file, the C function it defines).
 GLIBC_FUNCTIONS: dict[str, tuple[str, str]] = {
     "expf": ("e_expf.c", "__expf"), "exp2f": ("e_exp2f.c", "__exp2f"), "exp10f": ("e_exp10f.c", "__exp10f"),
     "log10f": ("e_log10f.c", "__ieee754_log10f"), "sinf": ("s_sinf.c", "__sinf"), "cosf": ("s_cosf.c", "__cosf"),
@@ -257,24 +257,24 @@ def scan_isa(arch: str):
 
 
 _LOCK = threading.Lock()
-_FLAGS: dict[str, realworld.Flags] = {}
+_FLAGS: dict[str, source_tree.Flags] = {}
 _SCANS: dict[Path, dict[str, dict]] = {}
 
 
-def glibc_flags(arch: str) -> realworld.Flags:
-    """glibc's own headers, defines and flags for ``arch`` (``realworld.glibc_flags``)."""
+def glibc_flags(arch: str) -> source_tree.Flags:
+    """glibc's own headers, defines and flags for ``arch`` (``source_tree.glibc_flags``)."""
     with _LOCK:
         if arch not in _FLAGS:
             flt32 = glibc_flt32_dir()
-            _FLAGS[arch] = realworld.glibc_flags(realworld.glibc_root(flt32), scan_isa(arch))
+            _FLAGS[arch] = source_tree.glibc_flags(source_tree.glibc_root(flt32), scan_isa(arch))
         return _FLAGS[arch]
 
 
 def glibc_scan(out: Path, arch: str) -> dict[str, dict]:
-    """Every file of flt-32 compiled for ``arch`` with glibc's flags (``realworld.scan``, once per output
+    """Every file of flt-32 compiled for ``arch`` with glibc's flags (``source_tree.scan``, once per output
     directory and architecture: ``obj/<arch>/glibc-scan.json``): file name -> ``error`` (the compile's
     first error line, or ""), ``defined`` (its global symbols) and ``links`` (its companions, in order:
-    the files defining what it needs, the target's libm.so.6/libc.so.6 aside; ``realworld.companions``)."""
+    the files defining what it needs, the target's libm.so.6/libc.so.6 aside; ``source_tree.companions``)."""
     path = (out / "obj" / arch / "glibc-scan.json").resolve()
     flags = glibc_flags(arch)
     with _LOCK:
@@ -284,8 +284,8 @@ def glibc_scan(out: Path, arch: str) -> dict[str, dict]:
             isa = scan_isa(arch)
             path.parent.mkdir(parents=True, exist_ok=True)
             with tempfile.TemporaryDirectory(dir=path.parent, prefix=".scan-") as tmp:
-                scalars = realworld.scan(glibc_flt32_dir(), isa, flags, Path(tmp))
-            links, _ = realworld.companions(scalars, realworld.system_symbols(isa))
+                scalars = source_tree.scan(glibc_flt32_dir(), isa, flags, Path(tmp))
+            links, _ = source_tree.companions(scalars, source_tree.system_symbols(isa))
             table = {n: {"error": sc.error, "defined": sorted(sc.defined), "links": links.get(n, [])}
                      for n, sc in scalars.items()}
             tmp_path = path.with_suffix(f".{os.getpid()}.json")
@@ -302,19 +302,19 @@ class Recipe:
 
     cflags: tuple[str, ...]
     cpp: tuple[str, ...]
-    flags: realworld.Flags | None  # glibc's (expand reads the source with realworld.read_source); None: ours
+    flags: source_tree.Flags | None  # glibc's (expand reads the source with source_tree.read_source); None: ours
     link: tuple[Path, ...]
 
 
-def _short(text: str) -> str:
+def shorten(text: str) -> str:
     """``text`` with the paths of the glibc tree from its ``glibc-X.Y`` directory on."""
     flt32 = glibc_flt32_dir()
-    return realworld._short(text, *{str(p) for p in (flt32.parents[3], flt32.resolve().parents[3])})
+    return source_tree.shorten(text, *{str(p) for p in (flt32.parents[3], flt32.resolve().parents[3])})
 
 
 def diagnostic(exc: ExpandError) -> str:
     """``file:line:col: message`` of expand's diagnostic (paths from the glibc tree's directory on)."""
-    return _short(f"{exc.coord}: {exc.message.splitlines()[0]}" if exc.coord else exc.message.splitlines()[0])
+    return shorten(f"{exc.coord}: {exc.message.splitlines()[0]}" if exc.coord else exc.message.splitlines()[0])
 
 
 class Unavailable(RuntimeError):
@@ -334,7 +334,7 @@ def recipe(out: Path, arch: str, fn: LibSource) -> Recipe:
     flags = glibc_flags(arch)
     row = glibc_scan(out, arch).get(src.name)
     if row is None or row["error"]:
-        raise Unavailable(_short(f"{src.name} does not compile with glibc's flags for {arch}: "
+        raise Unavailable(shorten(f"{src.name} does not compile with glibc's flags for {arch}: "
                                  f"{row['error'] if row else 'not in the scan'}"))
     return Recipe(tuple(flags.cflags), (f"-I{src.parent}", *flags.cpp()), flags,
                   tuple(src.parent / f for f in row["links"]))
@@ -356,12 +356,12 @@ def internal_symbols(out: Path, arch: str, link: Iterable[Path]) -> list[str]:
 
 
 def reference(out: Path, arch: str, fn: LibSource) -> dict:
-    """``expand.verify.verify``'s arguments that build ``fn``'s scalar source for ``arch`` as the library
+    """``expand.check.verify.verify``'s arguments that build ``fn``'s scalar source for ``arch`` as the library
     does (its companions as sources: the reference is glibc's code under glibc's names, apart from the
     library's renamed copies): ``scalar_sources``, ``scalar_name``, ``include_dirs``, ``defines``,
     ``undefs``, ``cflags`` and ``link_files`` (add the archive)."""
     rec = recipe(out, arch, fn)
-    flags = rec.flags or realworld.Flags()
+    flags = rec.flags or source_tree.Flags()
     incs = [fn.source.parent, *map(Path, flags.include_dirs)] if rec.flags else list(fn.include_dirs)
     return {"scalar_sources": [fn.source], "scalar_name": fn.func, "include_dirs": incs, "defines": list(flags.defines),
             "undefs": list(flags.undefs), "cflags": list(flags.cflags), "link_files": list(rec.link)}
@@ -439,7 +439,7 @@ def build_unit(out: Path, arch: str, isa_name: str, fn: LibSource) -> dict:
     try:
         rec = recipe(out, arch, fn)
         if rec.flags is not None:
-            mod = realworld.read_source(fn.source, isa, rec.flags)
+            mod = source_tree.read_source(fn.source, isa, rec.flags)
         else:
             mod = read_file(str(fn.source), fn.source.read_text(), [str(d) for d in fn.include_dirs],
                             cc=isa.preprocessor)
@@ -556,11 +556,11 @@ def code_key() -> str:
     """A hash of everything the library's contents depend on (expand, the tables, mathlib's sources, the
     shim and glibc's flags)."""
     h = hashlib.sha256()
-    files = [p for d in ("expand", "emit", "predication", "frontends") for p in sorted((ROOT / d).glob("*.py"))]
-    files += [MATHLIB_DIR / "libm.py", MATHLIB_DIR / "corpus.py", MATHLIB_DIR / "realworld.py",
+    files = [p for d in ("expand", "emit", "predication", "frontends") for p in sorted((ROOT / d).rglob("*.py"))]
+    files += [MATHLIB_DIR / "libm.py", MATHLIB_DIR / "corpus.py", MATHLIB_DIR / "source_tree.py",
               *sorted((MATHLIB_DIR / "expandm").glob("*.c")), *sorted(shim_dir().glob("*.h"))]
     for p in files:
-        h.update(p.name.encode() + b"\0" + p.read_bytes())
+        h.update(str(p.relative_to(ROOT)).encode() + b"\0" + p.read_bytes())
     h.update(str(glibc_flt32_dir()).encode())
     return h.hexdigest()[:16]
 

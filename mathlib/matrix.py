@@ -1,6 +1,6 @@
 """The function x ISA matrix: expand every corpus function for every ISA and verify it.
 
-    python -m mathlib.matrix [--isa NAME ...] [--readme README.md]
+    python -m mathlib.matrix [--isa NAME ...] [--readme docs/isas.md]
 
 Prints a Markdown table (one row per function, one column per ISA, each cell the number of inputs
 compared with 0 mismatches, or what failed); with ``--readme`` it also replaces the table between
@@ -19,9 +19,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from emit import ISAS, get_isa
-from expand.diagnostics import ExpandError
+from expand.check.verify import Param, verify
 from expand.driver import expand_module
-from expand.verify import Param, verify
+from expand.ir.diagnostics import ExpandError
 from frontends.pycparser_frontend import read_file
 
 from .corpus import CorpusFunction, corpus

@@ -8,7 +8,7 @@ Masks computed inside a skipped region and read after it are reset to all false.
 
 Modes: ``off``; ``all`` (every region with a statement, EXPAND's experiment); ``auto`` (a cost
 model: the region's work against the cost of the test, ``__builtin_expect`` hints or, with none,
-a static prediction of the rare arm (expand/predict.py), and per-lane calls, gathers and loops,
+a static prediction of the rare arm (expand/analysis/predict.py), and per-lane calls, gathers and loops,
 which are almost always worth a guard).
 
 All lanes on: a guarded region also gets a copy in which its own mask counts as every lane (no
@@ -32,8 +32,9 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 
-from expand.cfg import BasicBlock
-from expand.ir import (
+from expand.analysis.cfg import BasicBlock
+from expand.analysis.predict import likely, rare
+from expand.ir.nodes import (
     MASK,
     Assign,
     Binary,
@@ -58,8 +59,7 @@ from expand.ir import (
     stmt_reads,
     vars_read,
 )
-from expand.predict import likely, rare
-from expand.types import CType
+from expand.ir.types import CType
 
 from .ifconvert import Linear
 
@@ -167,7 +167,7 @@ class _Guarder:
         """The cost model of ``auto`` (measured: see the README's BOSCC numbers). Regions with per-lane
         calls, gathers or loops are always guarded; regions the source marks likely never; regions
         marked unlikely when they do at least the test's work, or with no hint but predicted rare
-        (expand/predict.py: ``j0 < 0``, an arm that returns early) when they do ``GUESS_PAYBACK``
+        (expand/analysis/predict.py: ``j0 < 0``, an arm that returns early) when they do ``GUESS_PAYBACK``
         times that (a guess can be wrong: ``i0 < 0`` is a float's sign, set in half the lanes, and
         a test that skips now and then mispredicts); other unmarked regions when
         the ISA's test is cheap enough for their work (``plain_cost``: measured per ISA; None on

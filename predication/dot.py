@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from expand.cfg import BasicBlock
-from expand.cprint import cexpr
-from expand.ir import MASK, Assign, BreakIf, ExprStmt, MaskedLoop, Stmt, UniformIf
+from expand.analysis.cfg import BasicBlock
+from expand.ir.cprint import cexpr
+from expand.ir.nodes import MASK, Assign, BreakIf, ExprStmt, MaskedLoop, Stmt, UniformIf
 
 from .ifconvert import Linear
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 
-from expand.cfg import CFG, BasicBlock, build_cfg, exprs_of_term
-from expand.divergence import divergence
-from expand.ir import (
+from expand.analysis.cfg import CFG, BasicBlock, build_cfg, exprs_of_term
+from expand.analysis.shapes import divergence
+from expand.ir.nodes import (
     MASK,
     Assign,
     Binary,
@@ -33,6 +33,7 @@ from expand.ir import (
     MaskedLoop,
     MathOp,
     Member,
+    NameMaker,
     Return,
     Stmt,
     Symbol,
@@ -43,7 +44,6 @@ from expand.ir import (
     stmt_reads,
     vars_read,
 )
-from expand.lower import NameMaker
 
 from .uniform_branches import UniformBranch, nest, runs_with
 
@@ -119,7 +119,7 @@ class _Converter:
         self.uniform = uniform
         self.block_of: dict[Stmt, BasicBlock] = {}
         self.regions: list[tuple[CFG, dict[BasicBlock, Symbol | None]]] = []  # for --dot
-        self.uniform_ifs: set[If] = set()  # branches on a uniform condition (expand/divergence.py)
+        self.uniform_ifs: set[If] = set()  # branches on a uniform condition (expand/analysis/shapes.py)
         self.branches: list[UniformBranch] = []
 
     def mask_sym(self, base: str, coord) -> Symbol:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from expand import types as T
-from expand.ir import Assign, Block, Function, Goto, If, Label, Loop, Return, Stmt, Symbol, Var
-from expand.lower import NameMaker
+from expand.ir import types as T
+from expand.ir.nodes import Assign, Block, Function, Goto, If, Label, Loop, NameMaker, Return, Stmt, Symbol, Var
 
 
 def single_exit(fn: Function) -> Symbol | None:

@@ -1,7 +1,7 @@
 """Uniform branches (WFV's uniform branches; issue 5): an ``if`` whose condition has the same value
 in every lane stays a plain ``if`` in the output, with no masks and no blends of its own.
 
-expand/divergence.py finds them (the condition reads only uniform values, and no jump leaves the
+expand/analysis/shapes.py finds them (the condition reads only uniform values, and no jump leaves the
 ``if``). The converter gives both sides the mask of the block that branches (every lane, or the
 enclosing mask inside a divergent region: then the statements stay masked with it), linearizes as
 usual and decides the blends on the flat list; ``nest`` then moves each side's statements under a
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from expand.cfg import BasicBlock
-from expand.ir import Expr, If, MaskedLoop, Stmt, Symbol, UniformIf
+from expand.analysis.cfg import BasicBlock
+from expand.ir.nodes import Expr, If, MaskedLoop, Stmt, Symbol, UniformIf
 
 
 @dataclass(eq=False)

@@ -10,8 +10,8 @@ from pathlib import Path
 from hostrun import assert_verified
 
 from emit import get_isa
+from expand.check.verify import Param, verify
 from expand.driver import expand_module
-from expand.verify import Param, verify
 from frontends.clang_frontend import read_file_any
 
 #: What every output must compile with, beyond the ISA's flags.

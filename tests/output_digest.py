@@ -62,7 +62,10 @@ def run_case(job: tuple[dict, str, str]) -> tuple[str, str]:
     case, isa_name, mode = job
     key = f"{case['name']} {isa_name} {mode}"
     from emit import get_isa
-    from expand.diagnostics import ExpandError
+    try:
+        from expand.ir.diagnostics import ExpandError
+    except ImportError:  # (the layout before the stage folders)
+        from expand.diagnostics import ExpandError
 
     isa = get_isa(isa_name)
     try:

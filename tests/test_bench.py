@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -114,6 +115,52 @@ def test_sleef_and_libmvec_names() -> None:
     assert bench.sleef_name("floorf", "avx512") == "Sleef_floorf16_avx512f"
     assert bench.libmvec_name("powf", "avx2") == "_ZGVdN8vv_powf"
     assert bench.libmvec_name("logf", "avx512") == "_ZGVeN16v_logf"
+
+
+def test_per_isa_facts_come_from_the_emit_tables() -> None:
+    """bench.py has no table of its own keyed by ISA name and tests no ISA name: flags, lanes, vector
+    types, libmvec's letters, SLEEF's suffixes and the instruction column's intrinsics are the tables'."""
+    src = Path(bench.__file__).read_text()
+    names = "|".join(re.escape(n) for n in bench.X86_ISAS)
+    assert not re.findall(rf'"(?:{names})"\s*:', src), "a dict keyed by ISA name"
+    assert not re.findall(rf'(?:==|!=|\bin)\s*\(?"(?:{names})"', src), "an ISA name test"
+
+
+@pytest.mark.parametrize("isa_name", bench.X86_ISAS)
+def test_instruction_helpers_compile_and_are_exact(tmp_path: Path, isa_name: str) -> None:
+    """The instruction column's helpers, written with the table's intrinsics, compile with its flags and
+    (where the host runs the ISA) give floorf/ceilf/truncf/roundf/fabsf/copysignf's results bit for bit."""
+    isa = bench.get_isa(isa_name)
+    fns = ("floorf", "ceilf", "truncf", "roundf", "fabsf", "copysignf")
+    vals = [0.0, -0.0, 0.5, -0.5, 1.5, -2.5, 0.49999997, 2.5, -1e10, 8388609.0, 1e-40, float("inf"), -3.75,
+            0.75, -0.25, 123.5]
+    lanes = isa.lanes
+    checks = []
+    for fn in fns:
+        args = "v, w" if fn == "copysignf" else "v"
+        ref = f"{fn}(x[i], y[i])" if fn == "copysignf" else f"{fn}(x[i])"
+        checks.append(f"    for (int g = 0; g < N; g += {lanes}) {{\n"
+                      f"        {isa.vtype('f32')} v = {isa.loadu('f32', '&x[g]')}, w = {isa.loadu('f32', '&y[g]')};\n"
+                      f"        (void)w;\n        {isa.storeu('f32', '&r[g]', f'instr_{fn}({args})')};\n    }}\n"
+                      f"    for (int i = 0; i < N; i++) {{ float e = {ref}; if (memcmp(&e, &r[i], 4)) {{"
+                      f' printf("{fn} %a\\n", (double)x[i]); bad++; }} }}\n')
+    n = -(-len(vals) // lanes) * lanes
+    xs = ", ".join(f"{v!r}f".replace("inf", "INFINITY").replace("INFINITYf", "INFINITY") for v in vals)
+    text = ("#include <math.h>\n#include <stdio.h>\n#include <string.h>\n"
+            + "".join(f"#include {h}\n" for h in isa.headers)
+            + "".join(bench.instr_helper(fn, isa_name) for fn in fns)
+            + f"#define N {n}\nstatic float x[N] = {{{xs}}}, y[N], r[N];\n"
+            + "int main(void)\n{\n    int bad = 0;\n"
+            + "    for (int i = 0; i < N; i++) y[i] = (i & 1) ? -1.0f : 1.0f;\n"
+            + "".join(checks) + "    printf(\"%d bad\\n\", bad);\n    return bad != 0;\n}\n")
+    (tmp_path / "i.c").write_text(text)
+    p = subprocess.run(["gcc", "-O2", "-Wall", "-Werror", "-fno-builtin", *isa.cflags, "i.c", "-o", "i", "-lm"],
+                       cwd=tmp_path, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr + text
+    if not bench.runs_here(isa_name):
+        pytest.skip(f"{isa_name} does not run here (compiled only)")
+    r = subprocess.run([str(tmp_path / "i")], capture_output=True, text=True)
+    assert r.returncode == 0 and "0 bad" in r.stdout, r.stdout
 
 
 # ------------------------------------------------------------------ every column calls what it names

@@ -11,8 +11,8 @@ import pytest
 from hostrun import assert_verified
 
 from emit import get_isa
+from expand.check.verify import Param, verify
 from expand.driver import expand_module
-from expand.verify import Param, verify
 from frontends.pycparser_frontend import read_file
 from mathlib.corpus import CorpusFunction, corpus
 

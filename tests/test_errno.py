@@ -1,6 +1,7 @@
 """errno and global variables written by the function: after the vector call they hold what the scalar
 function, called on the active lanes in lane order, leaves (the last write of the highest lane that wrote
-them), on every ISA; the verifier compares errno (expand/global_writes.py, emit/printer.py, expand/verify.py)."""
+them), on every ISA; the verifier compares errno (expand/passes/global_writes.py, emit/printer.py,
+expand/check/verify.py)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ import pytest
 from expand_case import check_source, expand_source
 
 from emit import ISAS, get_isa
-from expand.diagnostics import ExpandError
-from expand.types import FLOAT
-from expand.verify import Param, verify
+from expand.check.verify import Param, verify
+from expand.ir.diagnostics import ExpandError
+from expand.ir.types import FLOAT
 
 ROOT = Path(__file__).parent.parent
 

@@ -26,13 +26,13 @@ import pytest
 from hostrun import assert_verified
 
 from emit import get_isa
-from expand import types as T
-from expand.diagnostics import ExpandError
+from expand.check import crosscheck as X
+from expand.check.verify import Param, verify
 from expand.driver import expand_module
-from expand.fold import fold_int
-from expand.ir import Binary, Call, Const, ExprStmt, Unary, Var
-from expand.verify import Param, verify
-from frontends import crosscheck as X
+from expand.ir import types as T
+from expand.ir.diagnostics import ExpandError
+from expand.ir.nodes import Binary, Call, Const, ExprStmt, Unary, Var
+from expand.passes.fold import fold_int
 from frontends.clang_frontend import available, read_file_any, read_file_clang
 from frontends.pycparser_frontend import read_file
 

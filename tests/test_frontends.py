@@ -1,6 +1,6 @@
 """The clang frontend builds the pycparser frontend's IR (issue 7): same structural dump, byte-identical
 ``expand_module`` output, the same diagnostics; and our C type rules agree with clang's on a
-generated set of expressions (``python -m frontends.crosscheck --types`` prints the details)."""
+generated set of expressions (``python -m expand.check.crosscheck --types`` prints the details)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import pytest
 pytest.importorskip("clang.cindex", reason="libclang is in the [test] extra")
 
 from emit import get_isa  # noqa: E402
-from expand.diagnostics import ExpandError  # noqa: E402
+from expand.check import crosscheck as X  # noqa: E402
 from expand.driver import expand_module  # noqa: E402
-from frontends import crosscheck as X  # noqa: E402
+from expand.ir.diagnostics import ExpandError  # noqa: E402
 from frontends.clang_frontend import available, read_file_any, read_file_clang, read_file_clang_report  # noqa: E402
 from frontends.pycparser_frontend import read_file  # noqa: E402
 from mathlib.corpus import corpus  # noqa: E402
@@ -126,7 +126,7 @@ def test_clang_types_override_our_rules_and_say_so(tmp_path: Path, monkeypatch) 
     mod, mismatches = read_file_clang_report(str(tmp_path / "e.c"), text)
     assert not mismatches  # our enum rule is GCC's (and clang's): unsigned int
     assert mod.functions["f"].body[0].value.left.type.signed is False
-    from expand import types as T
+    from expand.ir import types as T
     monkeypatch.setattr(T, "enum_type", lambda values, packed=False: T.INT)  # the old, wrong rule
     mod, mismatches = read_file_clang_report(str(tmp_path / "e.c"), text)
     assert mismatches and "our rules say 'int'" in str(mismatches[0]) and "unsigned int" in str(mismatches[0])

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from expand import fuzz
-from expand.fuzz import (
+from expand.check import fuzz
+from expand.check.fuzz import (
     FUZZ_LOG_C,
     GenOptions,
     If,
@@ -26,8 +26,8 @@ from expand.fuzz import (
     walk_stmts,
     write_support,
 )
-from expand.types import INT
-from expand.verify import Param, verify
+from expand.check.verify import Param, verify
+from expand.ir.types import INT
 
 ROOT = Path(__file__).parent.parent
 REGRESSIONS = ROOT / "tests" / "fuzz_regressions"
@@ -50,7 +50,7 @@ def test_same_seed_same_program() -> None:
 
 
 def test_same_seed_same_program_in_another_process() -> None:
-    p = subprocess.run([sys.executable, "-m", "expand.fuzz", "--print", "--seed", "11", "--start", "3",
+    p = subprocess.run([sys.executable, "-m", "expand.check.fuzz", "--print", "--seed", "11", "--start", "3",
                         "--count", "2"], capture_output=True, text=True, cwd=ROOT, check=True)
     assert p.stdout == "".join(render(generate(program_seed(11, i))) + "\n" for i in (3, 4))
 
@@ -82,8 +82,8 @@ def test_generated_programs_compile_warning_free(tmp_path: Path) -> None:
 
 def _ub_driver(prog: Program, n: int = 4000) -> str:
     """A main() that calls f on edge and random inputs of its parameter types."""
-    from expand.types import DOUBLE, FLOAT, LONG, UINT, ULONG
-    from expand.verify import edge_values
+    from expand.check.verify import edge_values
+    from expand.ir.types import DOUBLE, FLOAT, LONG, UINT, ULONG
     ctypes = {"int": INT, "unsigned": UINT, "int64_t": LONG, "uint64_t": ULONG, "float": FLOAT, "double": DOUBLE}
     lines = ["#include <stdint.h>", "#include <string.h>", '#include "fuzz_log.h"']
     params = prog.f.params
@@ -284,7 +284,7 @@ def test_minimizer_shrinks_a_planted_failure() -> None:
 
 
 def _texts(stmts) -> list[str]:
-    from expand.fuzz import render_stmts
+    from expand.check.fuzz import render_stmts
     out: list[str] = []
     render_stmts(stmts, set(), "", out)
     return out
@@ -326,7 +326,7 @@ def test_ci_fuzz_run(tmp_path: Path, isa: str) -> None:
 def test_command_line(tmp_path: Path) -> None:
     from emit import ISAS
     out = tmp_path / "out"
-    p = subprocess.run([sys.executable, "-m", "expand.fuzz", "--count", "3", "--seed", "2", "--isa", "sse4.1",
+    p = subprocess.run([sys.executable, "-m", "expand.check.fuzz", "--count", "3", "--seed", "2", "--isa", "sse4.1",
                         "--out", str(out), "--no-minimize"], capture_output=True, text=True, cwd=ROOT)
     m = re.search(r"^expand-fuzz: 3 programs, (\d+) mismatches, (\d+) crashes, [\d.]+ s$", p.stdout, re.M)
     assert m, p.stdout + p.stderr

@@ -53,7 +53,7 @@ def test_verify_on_a_hidden_isa_compiles_and_says_not_run(tmp_path: Path) -> Non
 
 @pytest.mark.skipif(not runs_here("sse2"), reason="needs an x86-64 host")
 def test_fuzz_on_a_hidden_isa_compiles_and_says_not_run(tmp_path: Path) -> None:
-    p = _run(["-m", "expand.fuzz", "--isa", "avx2", "--count", "3", "--seed", "4", "--no-minimize", "--out",
+    p = _run(["-m", "expand.check.fuzz", "--isa", "avx2", "--count", "3", "--seed", "4", "--no-minimize", "--out",
               str(tmp_path / "f")], tmp_path, "sse2")
     assert p.returncode == EXIT_NOT_RUN, p.stdout + p.stderr
     assert "0 mismatches, 0 crashes, 3 compiled but NOT run (avx2 is hidden" in p.stdout

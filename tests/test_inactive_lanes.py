@@ -11,8 +11,8 @@ import pytest
 from hostrun import assert_verified
 
 from emit import get_isa
+from expand.check.verify import OFFSET, Param, verify
 from expand.driver import expand_module
-from expand.verify import OFFSET, Param, verify
 from frontends.pycparser_frontend import read_file
 
 ISAS = ["sse2", "sse4.1", "avx2", "avx512", "neon", "altivec", "generic"]

@@ -19,8 +19,8 @@ from isa_check import CFLAGS, run_isa_kind
 
 from emit.altivec import KEYWORDS, Altivec
 from emit.isa import BINOPS, CMPOPS, KINDS, Isa, is_float, kind_bits
+from expand.check.verify import Param, verify
 from expand.driver import expand_module
-from expand.verify import Param, verify
 from frontends.pycparser_frontend import read_file
 from mathlib.corpus import CorpusFunction, corpus
 
@@ -140,9 +140,9 @@ def test_attributes() -> None:
     i8 = Altivec(8)
     assert i8.vtype("f32") == "_Exp_f32x8" and i8.mask_type() == "_Exp_m32x8"
     assert "typedef struct { __vector __bool int v[2]; } _Exp_m32x8;" in i8.prelude()
-    # the prelude always starts by giving vector/pixel/bool back, also after reset()
+    # the prelude always starts by giving vector/pixel/bool back, also in a new emission
     for t in (isa, i8):
-        t.reset()
+        t = t.emission()
         assert t.prelude().splitlines()[1:4] == ["#undef vector", "#undef pixel", "#undef bool"]
     # everything the table prints spells __vector / __bool
     for t in (isa, i8):

@@ -88,7 +88,7 @@ def test_portable_and_native() -> None:
     assert isa.convert("i32", "f32", "a") == "__builtin_convertvector(a, _Exp_v4f32)"
     assert isa.bitcast("f32", "u32", "a") == "(_Exp_v4i32)a"
     assert isa.loadu("f32", "p") == "((_Exp_v4f32)*(const _Exp_v4f32_u *)p)"
-    isa.reset()
+    isa = isa.emission()
     text = "\n".join(t for _, t, _ in all_calls(isa)) + isa.prelude()
     assert not [n for n in isa._needs if n.endswith("_lanes")]
     assert "_mm" not in text and "__builtin_shufflevector" not in text and "?" not in text

@@ -17,8 +17,8 @@ from isa_check import run_isa_kind
 
 from emit.isa import BINOPS, CMPOPS, KINDS, Isa, is_float, kind_bits
 from emit.sse2 import Sse2
+from expand.check.verify import Param, verify
 from expand.driver import expand_module
-from expand.verify import Param, verify
 from frontends.pycparser_frontend import read_file
 from mathlib.corpus import corpus
 
@@ -238,7 +238,7 @@ def test_corpus_function_verifies_bit_exact(name: str) -> None:
 # Not powf: with 8 (or 16) lanes 58 of its inputs with two NaN operands (``return x + y``) verify with
 # the other operand's payload. GCC canonicalizes the operand order of commutative operations (by SSA
 # version) on both sides, whichever order the C text gives, so the winning NaN is the compiler's
-# choice (tests/isa_check.py accepts either payload there; expand/verify.py does not).
+# choice (tests/isa_check.py accepts either payload there; expand/check/verify.py does not).
 @needs_x86
 @pytest.mark.parametrize("name", ["floorf", "logf", "scalbnf", "chroma"])
 def test_corpus_8_lanes(name: str) -> None:

@@ -22,8 +22,8 @@ from hostrun import assert_verified
 from emit import ISAS, get_isa, runs_here, why_not_here
 from emit.isa import BINOPS, CMPOPS, KINDS, Isa, is_float, kind_bits
 from emit.sse41 import Sse41
+from expand.check.verify import Param, verify
 from expand.driver import expand_module
-from expand.verify import Param, verify
 from frontends.pycparser_frontend import read_file
 from mathlib.corpus import corpus
 
@@ -221,7 +221,7 @@ def test_sse41_is_native_where_expected() -> None:
 
 def assert_native(isa: Sse41) -> None:
     """Every common operation of ``isa`` needs no lane-by-lane helper (the one conversion excepted)."""
-    isa.reset()
+    isa = isa.emission()
     for k in KINDS:
         for op in "+-*&|^":
             isa.binop(op, k, "a", "b")
@@ -258,7 +258,7 @@ def test_sse41_wide_gangs_are_native(lanes: int) -> None:
     assert_native(isa)
 
 
-def test_need_prelude_reset() -> None:
+def test_need_prelude_emission() -> None:
     isa = Isa()
     isa.need("a", "int a;")
     isa.need("b", "int b;\n")
@@ -266,8 +266,9 @@ def test_need_prelude_reset() -> None:
     assert isa.prelude() == "int a;\nint b;\n"
     with pytest.raises(ValueError):
         isa.need("a", "long a;")
-    isa.reset()
-    assert isa.prelude() == ""
+    fresh = isa.emission()
+    assert fresh.prelude() == ""
+    assert isa.prelude() == "int a;\nint b;\n"  # (an emission never changes the table a caller holds)
 
 
 def test_bad_requests_rejected() -> None:
@@ -288,7 +289,7 @@ FUNCS = {f.name: f for f in corpus()}
 # Not powf: with 8 (or 16) lanes 58 of its inputs with two NaN operands (``return x + y``) verify with
 # the other operand's payload. GCC canonicalizes the operand order of commutative operations (by SSA
 # version) on both sides, whichever order the C text gives, so the winning NaN is the compiler's
-# choice (tests/isa_check.py accepts either payload there; expand/verify.py does not).
+# choice (tests/isa_check.py accepts either payload there; expand/check/verify.py does not).
 @needs_cpu
 @pytest.mark.parametrize("name", ["floorf", "logf", "scalbnf", "chroma"])
 def test_corpus_8_lanes(name: str) -> None:

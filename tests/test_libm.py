@@ -28,11 +28,11 @@ import pytest
 from hostrun import assert_verified, skip_if_cli_not_run, skip_run_unless_host
 
 from emit import ISAS, get_isa
-from expand import types as T
 from expand import vecmath
+from expand.check.verify import _ULP_CODE, Param, verify
 from expand.cli import main as expand_main
 from expand.driver import expand_module
-from expand.verify import _ULP_CODE, Param, verify
+from expand.ir import types as T
 from frontends.pycparser_frontend import read_file
 from mathlib import libm
 
@@ -327,7 +327,7 @@ def test_libmvec_and_sleef_verify_in_ulp_mode(lib: Path, tmp_path: Path, mode: s
     for n in names:
         assert n in code, n
     # no per-lane call (k's two mathlib calls may set errno: when one did, a loop from the highest lane
-    # down calls it again with one lane on, to find which: expand/global_writes.py)
+    # down calls it again with one lane on, to find which: expand/passes/global_writes.py)
     assert "for (int lane = 0;" not in code
     skip_if_cli_not_run(rc, cap.err)
     bound = 5 if mode == "libmvec" else 0 if mode == "expand,sleef" else 2

@@ -1,5 +1,5 @@
 """The vector libm's glibc functions of issue 18 (mathlib/libm.py ``GLIBC_FUNCTIONS``: expf, sinf, atan2f,
-hypotf, erff, ...), compiled with glibc's own headers and flags (``realworld.glibc_flags``) and linked
+hypotf, erff, ...), compiled with glibc's own headers and flags (``source_tree.glibc_flags``) and linked
 with the companions ``nm`` finds:
 
 * each, through its entry point in the library, equals its scalar glibc source (compiled by the verifier
@@ -27,10 +27,10 @@ import pytest
 from hostrun import assert_verified, skip_if_cli_not_run
 
 from emit import get_isa
-from expand import types as T
 from expand import vecmath
+from expand.check.verify import Param, verify
 from expand.cli import main as expand_main
-from expand.verify import Param, verify
+from expand.ir import types as T
 from mathlib import libm
 
 NEW = [f for f in vecmath.EXPANDM_FUNCTIONS if f in libm.GLIBC_FUNCTIONS]

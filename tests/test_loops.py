@@ -9,8 +9,8 @@ import pytest
 from hostrun import assert_verified
 
 from emit import get_isa
+from expand.check.verify import Param, verify
 from expand.driver import expand_module
-from expand.verify import Param, verify
 from frontends.pycparser_frontend import read_file
 
 LOOPS = Path(__file__).parent.parent / "mathlib" / "loops"

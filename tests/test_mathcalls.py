@@ -1,4 +1,4 @@
-"""libm calls with an exact vector form (expand/mathcalls.py, ``Isa.math``), on every ISA.
+"""libm calls with an exact vector form (expand/passes/mathcalls.py, ``Isa.math``), on every ISA.
 
 One kernel per ISA and float type calls every function: the unary ones on ``x`` (all edge values:
 zeros, infinities, NaNs with payloads, subnormals, halves, 2^23 / 2^52 and their neighbours),
@@ -27,9 +27,9 @@ import pytest
 from hostrun import assert_verified, skip_run_unless_host
 
 from emit import get_isa
+from expand.check.verify import Param, verify
 from expand.driver import expand_module
-from expand.ir import MATH_OPS
-from expand.verify import Param, verify
+from expand.ir.nodes import MATH_OPS
 from frontends.pycparser_frontend import read_file
 
 CROSS = {"neon": ("aarch64-linux-gnu-gcc", "qemu-aarch64"), "altivec": ("powerpc64le-linux-gnu-gcc", "qemu-ppc64le")}

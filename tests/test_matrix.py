@@ -1,5 +1,5 @@
 """Issue 3/4 acceptance in CI: every corpus function and loop kernel x every ISA verifies bit-exact
-(edge set + 100,000 random inputs natively, 20,000 under qemu), the README's matrix command."""
+(edge set + 100,000 random inputs natively, 20,000 under qemu), the matrix command of docs/isas.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Static branch prediction (expand/predict.py) and what BOSCC's ``auto`` does with it."""
+"""Static branch prediction (expand/analysis/predict.py) and what BOSCC's ``auto`` does with it."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from expand.cfg import build_cfg
-from expand.predict import guess, rare
+from expand.analysis.cfg import build_cfg
+from expand.analysis.predict import guess, rare
 from frontends.pycparser_frontend import read_file
 from predication.single_exit import single_exit
 from tests.test_boscc import expand as expand_corpus

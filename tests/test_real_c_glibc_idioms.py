@@ -22,7 +22,7 @@ from expand_case import check_source, expand_source
 
 from emit import ISAS
 from expand.cli import main as expand_main
-from expand.diagnostics import ExpandError
+from expand.ir.diagnostics import ExpandError
 from frontends.clang_frontend import available as clang_available
 
 ALL = list(ISAS)

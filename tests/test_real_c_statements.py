@@ -1,7 +1,7 @@
 """Statements real libm code uses (glibc 2.36 flt-32/dbl-64): ``switch``, function-local ``static const``
 tables and local arrays, each on every ISA: the output compiles with -Wall -Wextra -Werror and verifies
 bit for bit against the scalar source; through libclang too; and what stays unsupported is a located
-diagnostic (frontends/statements.py, expand/local_arrays.py)."""
+diagnostic (frontends/statements.py, expand/passes/local_arrays.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Local unions and structs held as their bits (expand/records.py), compound literals and designated
+"""Local unions and structs held as their bits (expand/passes/records.py), compound literals and designated
 initializers (frontends/initializers.py), as glibc's dbl-64 and math_config.h use them: each case on
 every ISA compiles with -Wall -Wextra -Werror and verifies bit for bit against the scalar source;
 through libclang too; and what stays unsupported is a located diagnostic."""
@@ -324,8 +324,8 @@ def test_union_through_libclang(tmp_path: Path, name: str) -> None:
 
 
 def test_both_frontends_read_the_same(tmp_path: Path) -> None:
-    """The two frontends give the same IR for every case (frontends/crosscheck.py's dump)."""
-    from frontends.crosscheck import dump_function
+    """The two frontends give the same IR for every case (expand/check/crosscheck.py's dump)."""
+    from expand.check.crosscheck import dump_function
     for name, c in CASES.items():
         if not c.pycparser:
             continue
@@ -413,7 +413,7 @@ def test_refused_with_a_located_diagnostic(tmp_path: Path, name: str, frontend: 
 @pytest.mark.parametrize("frontend", ["pycparser", "clang"])
 def test_big_endian_target_is_refused(tmp_path: Path, frontend: str) -> None:
     """Words are little-endian: a compiler whose __BYTE_ORDER__ says big-endian gets a diagnostic."""
-    from expand.diagnostics import ExpandError
+    from expand.ir.diagnostics import ExpandError
     text = GLIBC + "double f(double x)\n{\n  int32_t h;\n  GET_HIGH_WORD (h, x);\n  return h;\n}\n"
     src = tmp_path / "be.c"
     src.write_text(text)

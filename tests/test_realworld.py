@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from mathlib import realworld
-from mathlib.realworld import Flags, Report, Row, Scalar, companions, run
+from mathlib import realworld, source_tree
+from mathlib.realworld import Flags, Report, Row, companions, run
+from mathlib.source_tree import Scalar
 
 FAKE = {
     # verifies
@@ -148,14 +149,14 @@ def test_timeout_row(tmp_path: Path) -> None:
 
 def test_glibc_sysdeps_order() -> None:
     tree = _glibc_tree()
-    dirs = realworld._sysdeps_dirs(tree, "x86_64/64")
+    dirs = source_tree._sysdeps_dirs(tree, "x86_64/64")
     assert dirs[:3] == ["sysdeps/unix/sysv/linux/x86_64/64", "sysdeps/unix/sysv/linux/x86_64",
                         "sysdeps/unix/sysv/linux/x86"]
     assert dirs[-5:] == ["sysdeps/ieee754/dbl-64", "sysdeps/ieee754/flt-32", "sysdeps/wordsize-64",
                          "sysdeps/ieee754", "sysdeps/generic"]
     assert dirs.index("sysdeps/x86_64/fpu") < dirs.index("sysdeps/x86_64") < dirs.index("sysdeps/ieee754/flt-32")
     assert not any("multiarch" in d for d in dirs)
-    arm = realworld._sysdeps_dirs(tree, "aarch64")
+    arm = source_tree._sysdeps_dirs(tree, "aarch64")
     assert arm.index("sysdeps/aarch64/fpu") < arm.index("sysdeps/aarch64") < arm.index("sysdeps/ieee754/ldbl-128")
 
 
@@ -166,9 +167,9 @@ def _glibc_tree() -> Path:
         flt32 = corpus.glibc_flt32_dir()
     except RuntimeError as exc:
         pytest.skip(str(exc))
-    tree = realworld.glibc_root(flt32)
+    tree = source_tree.glibc_root(flt32)
     assert tree is not None
-    return realworld.ensure_glibc_tree(tree)
+    return source_tree.ensure_glibc_tree(tree)
 
 
 def test_real_glibc_files() -> None:

@@ -1,4 +1,4 @@
-"""Tests of expand/verify.py: hand-written SSE4.1 vector functions against scalar C, bit for bit."""
+"""Tests of expand/check/verify.py: hand-written SSE4.1 vector functions against scalar C, bit for bit."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from expand.types import DOUBLE, FLOAT, INT, UCHAR, UINT, VOID, Pointer
-from expand.verify import Param, VerifyReport, edge_values, verify
+import expand.check.verify as verify_module
+from expand.check.verify import HARNESS_TEMPLATE, Param, VerifyReport, _fill, edge_values, verify
+from expand.ir.types import DOUBLE, FLOAT, INT, UCHAR, UINT, VOID, Pointer
 
 
 class StandInSse41:
@@ -316,3 +317,42 @@ def test_double_and_int_edge_sets() -> None:
     assert edge_values(UCHAR, [300]) == edge_values(UCHAR)  # out-of-range constants are skipped
     with pytest.raises(TypeError):
         edge_values(VOID)
+
+
+def test_harness_template_directives() -> None:
+    """harness.c's syntax (verify._fill): //@if/else/endif nest, a ${NAME} line takes generated lines
+    indented like it, ${NAME} elsewhere a value, //@ notes vanish; a bad directive is an error."""
+    tpl = ("//@ a note\n"
+           "int v = ${x};\n"
+           "//@if a\n"
+           "    //@if b\n"
+           "    A_and_B;\n"
+           "    //@else\n"
+           "    A_not_B;\n"
+           "    //@endif\n"
+           "//@else\n"
+           "not_A;\n"
+           "//@endif\n"
+           "{\n"
+           "    ${lines}\n"
+           "    ${none}\n"
+           "}\n")
+    got = _fill(tpl, {"x": 3}, {"a": True, "b": False}, {"lines": ["f();", "", "if (y)", "    g();"], "none": []})
+    assert got == "int v = 3;\n    A_not_B;\n{\n    f();\n\n    if (y)\n        g();\n}\n"
+    assert _fill(tpl, {"x": 3}, {"a": False, "b": True}, {"lines": [], "none": []}) == "int v = 3;\nnot_A;\n{\n}\n"
+    with pytest.raises(ValueError, match="unknown directive"):
+        _fill("//@iff a\n", {}, {}, {})
+    with pytest.raises(ValueError, match="without its"):
+        _fill("//@if a\n", {}, {"a": True}, {})
+    with pytest.raises(KeyError):
+        _fill("int v = ${y};\n", {}, {}, {})
+
+
+def test_harness_template_is_package_data() -> None:
+    """The harness template (and the fuzzer's C files) are found where the modules look, and an installed
+    expand has them: pyproject.toml lists them as package data of expand.check."""
+    assert HARNESS_TEMPLATE.is_file() and HARNESS_TEMPLATE.parent == Path(verify_module.__file__).resolve().parent
+    pyproject = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
+    line = next(ln for ln in pyproject.splitlines() if ln.startswith('"expand.check" = '))
+    for name in ("harness.c", "fuzz_log.c", "fuzz_log.h"):
+        assert f'"{name}"' in line and (HARNESS_TEMPLATE.parent / name).is_file()

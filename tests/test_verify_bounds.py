@@ -1,5 +1,5 @@
 """Verification that always ends (issue 20 section 2): integer parameters a loop's trip count depends on
-(expand/trip_inputs.py) are drawn from TRIP_BOUNDS unless ``--range`` says otherwise, and a run that
+(expand/analysis/trip_inputs.py) are drawn from TRIP_BOUNDS unless ``--range`` says otherwise, and a run that
 takes longer than ``--verify-timeout`` stops with a diagnostic naming the inputs it was in."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import pytest
 from hostrun import skip_if_cli_not_run
 
 from emit import get_isa
+from expand.check.verify import TRIP_BOUNDS, Param, trip_bounds
 from expand.cli import main as expand_main
 from expand.driver import expand_module
-from expand.types import INT, UCHAR, UINT
-from expand.verify import TRIP_BOUNDS, Param, trip_bounds
+from expand.ir.types import INT, UCHAR, UINT
 from frontends.clang_frontend import read_file_any
 
 TRIPS = {

@@ -1,4 +1,4 @@
-"""Tests of parameter shapes in expand/verify.py (uniform and linear parameters, uniform arrays).
+"""Tests of parameter shapes in expand/check/verify.py (uniform and linear parameters, uniform arrays).
 
 Hand-written SSE4.1 vector functions following the vector function ABI: uniform and linear
 parameters are plain scalars (a linear one holds lane 0's value), uniform pointers plain pointers.
@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from test_verify import ISA, N_RANDOM, run
 
-from expand.types import FLOAT, INT, UCHAR, UINT, VOID, Pointer
-from expand.verify import OFFSET, Param, edge_values
+from expand.check.verify import OFFSET, Param, edge_values
+from expand.ir.types import FLOAT, INT, UCHAR, UINT, VOID, Pointer
 
 ROW = Param("row", Pointer(FLOAT, const=True), "uniform")
 X = Param("x", INT, "linear")

@@ -1,0 +1,41 @@
+"""The ISA registry: one line per table (``TABLES``) and ``get_isa``. Adding an ISA = adding a module with
+its table and one line here."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+from .isa import Isa
+
+#: name -> (module, class, natural lanes, what it needs)
+TABLES: dict[str, tuple[str, str, int, str]] = {
+    "sse2": ("emit.sse2", "Sse2", 4, "x86-64 (any); gcc -msse2"),
+    "sse4.1": ("emit.sse41", "Sse41", 4, "x86 with SSE4.1; gcc -msse4.1"),
+    "avx2": ("emit.avx2", "Avx2", 8, "x86 with AVX2 and FMA3; gcc -mavx2 -mfma"),
+    "avx512": ("emit.avx512", "Avx512", 16,
+               "x86 with AVX-512F/BW/DQ/VL; gcc -mavx512f -mavx512bw -mavx512dq -mavx512vl"),
+    "neon": ("emit.neon", "Neon", 4, "AArch64 Advanced SIMD; verified with aarch64-linux-gnu-gcc + qemu-aarch64"),
+    "altivec": ("emit.altivec", "Altivec", 4,
+                "POWER8+ AltiVec/VSX (ppc64le); verified with powerpc64le-linux-gnu-gcc + qemu-ppc64le"),
+    "generic": ("emit.generic", "Generic", 4, "any GCC/Clang target (vector_size extensions)"),
+}
+
+
+def available() -> dict[str, tuple[str, str, int, str]]:
+    """The tables whose modules exist in this checkout."""
+    here = Path(__file__).parent
+    return {n: t for n, t in TABLES.items() if (here / (t[0].split(".")[1] + ".py")).exists()}
+
+
+ISAS = available()
+
+
+def get_isa(name: str, lanes: int | None = None) -> Isa:
+    """A fresh table for ISA ``name`` (``lanes`` defaults to the ISA's natural gang size)."""
+    if name not in ISAS:
+        raise ValueError(f"unknown ISA {name!r} (known: {', '.join(ISAS)})")
+    mod, cls, natural, _ = ISAS[name]
+    if lanes is not None and (lanes <= 0 or lanes % natural):
+        raise ValueError(f"--lanes for {name} must be a multiple of {natural}")
+    return getattr(importlib.import_module(mod), cls)(lanes)

@@ -1,0 +1,338 @@
+"""What each value is per lane (WFV IV-B): one analysis in two steps, one per form of the function.
+
+1. Before if-conversion, on the structured IR (``divergence``): which loops are uniform (every lane runs
+   them the same number of times: they stay plain scalar loops) and which ``if`` statements are uniform
+   branches (they stay branches: predication/uniform_branches.py).
+   A loop is uniform when it is entered by every lane (not inside a varying ``if``, nor inside a
+   divergent loop, nor after a jump or a divergent loop), leaves only by top-level ``if (c) break;``
+   statements whose conditions are uniform, and has no ``continue`` or jump out. A variable is
+   varying when a parameter, when assigned a varying value, or when assigned where not every lane
+   runs (inside a varying ``if`` or a divergent loop, after a jump or a divergent loop). The facts
+   depend on each other: iterate to a fixpoint.
+
+   The uniform branches (predication/uniform_branches.py): an ``if`` whose condition reads only
+   uniform values and that no jump leaves stays a branch, so what it assigns is uniform when the
+   value is, and a loop inside it can be uniform.
+
+2. After if-conversion, on the linear statements (``analyze``): the shape of every variable and
+   expression: uniform (one value for every lane), consecutive (lane l holds ``v + l``) or varying.
+   Parameters are varying unless declared ``uniform``/``linear`` (``#pragma omp declare simd`` or
+   ``--uniform``/``--linear``). Masks, calls (made per lane for their side effects) and anything
+   assigned under a mask vary. A variable takes the shape all its definitions agree on. Uniform and
+   consecutive variables stay scalars in the output (a consecutive one holds lane 0's value);
+   ``p[i]`` with a uniform pointer and a consecutive ``i`` becomes one vector load or store. A local
+   array (expand/passes/local_arrays.py) varies when a store puts a varying value, index or mask into it, or
+   a per-lane call gets it; otherwise its elements are the same in every lane.
+
+Both steps take a parameter's ``uniform``/``linear`` declaration, a variable whose address is taken and a
+local array a call receives (one copy per lane: ``arrays_given_to_calls``) as varying.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from expand.ir import types as T
+from expand.ir.diagnostics import error
+from expand.ir.nodes import (
+    MASK,
+    Assign,
+    Binary,
+    BitCast,
+    Block,
+    Break,
+    Call,
+    Cast,
+    Cond,
+    Const,
+    Expr,
+    Function,
+    Goto,
+    If,
+    Index,
+    Label,
+    Loop,
+    MathOp,
+    Member,
+    Stmt,
+    Symbol,
+    Unary,
+    Var,
+    flatten,
+    is_local_array,
+    stmt_exprs,
+    walk_stmts,
+)
+
+
+def _varying_expr(e: Expr, vs: set[Symbol]) -> bool:
+    for n in e.walk():
+        if isinstance(n, Var) and n.sym in vs:
+            return True
+        if isinstance(n, Call) or (isinstance(n, Unary) and n.op == "*"):
+            return True
+    return False
+
+
+def _exits_ok(loop: Loop, vs: set[Symbol]) -> bool:
+    for s in loop.body:
+        if isinstance(s, If) and s.then and len(s.then) == 1 and isinstance(s.then[0], Break) and not s.els:
+            if _varying_expr(s.cond, vs):
+                return False
+            continue
+        if _has_exit(s):
+            return False
+    return not any(isinstance(s, Label) for s in loop.body)
+
+
+def _has_exit(s: Stmt) -> bool:
+    """A break of this loop, or any goto, somewhere inside ``s`` (not counting nested loops' breaks)."""
+    if isinstance(s, (Break, Goto)):
+        return True
+    if isinstance(s, If):
+        return any(_has_exit(x) for x in s.then + s.els)
+    if isinstance(s, Block):
+        return any(_has_exit(x) for x in s.body)
+    if isinstance(s, Loop):
+        return any(isinstance(x, Goto) for x in walk_stmts(s.body))
+    return False
+
+
+def uniform_loops(fn: Function) -> set[Loop]:
+    """The loops of ``fn`` that stay plain scalar loops."""
+    return divergence(fn).loops
+
+
+@dataclass
+class Divergence:
+    """The loops that stay scalar loops and the ``if`` statements that stay branches."""
+
+    loops: set[Loop] = field(default_factory=set)
+    ifs: set[If] = field(default_factory=set)
+
+
+def _uniform_cond(e: Expr, vs: set[Symbol]) -> bool:
+    """A condition with one value for every lane that can be evaluated where no lane is on: only
+    constants, uniform locals and parameters, constant globals and arithmetic (no memory reads, no
+    calls; an integer division is guarded by the printer)."""
+    for n in e.walk():
+        if isinstance(n, Var):
+            s = n.sym
+            if s in vs or s.volatile or s.static and s.kind == "local":
+                return False
+            if not (s.kind == "local" or (s.kind == "param" and s.shape == "uniform")
+                    or (s.kind == "global" and s.const)):
+                return False
+        elif isinstance(n, Unary):
+            if n.op in ("*", "&"):
+                return False
+        elif not isinstance(n, (Const, Binary, Cast, BitCast, Cond, MathOp)):
+            return False
+    return True
+
+
+def _leaves(s: If) -> bool:
+    """Some jump leaves the ``if`` (a break of the enclosing loop, a goto to a label outside it, a
+    return), or a label in it (outside its loops) may be entered from outside."""
+    inner = {x.name for x in walk_stmts(s.then + s.els) if isinstance(x, Label)}
+
+    def go(stmts: list[Stmt], in_loop: bool) -> bool:
+        for x in stmts:
+            if isinstance(x, Goto) and x.label not in inner:
+                return True
+            if isinstance(x, Label) and not in_loop:
+                return True
+            if isinstance(x, Break) and not in_loop:
+                return True
+            if isinstance(x, If) and (go(x.then, in_loop) or go(x.els, in_loop)):
+                return True
+            if isinstance(x, Block) and go(x.body, in_loop):
+                return True
+            if isinstance(x, Loop) and go(x.body, True):
+                return True
+        return False
+
+    return go(s.then + s.els, False)
+
+
+def arrays_given_to_calls(stmts: Iterable[Stmt]) -> set[Symbol]:
+    """Local arrays that calls among ``stmts`` get (``f(a)``, ``f(&a[i])``): one copy per lane."""
+    out: set[Symbol] = set()
+    for s in stmts:
+        for e in stmt_exprs(s):
+            for n in e.walk():
+                if isinstance(n, Call):
+                    for a in n.args:
+                        if isinstance(a, Unary) and a.op == "&" and isinstance(a.operand, Index):
+                            a = a.operand.base
+                        if isinstance(a, Var) and is_local_array(a.sym):
+                            out.add(a.sym)
+    return out
+
+
+def divergence(fn: Function, loops_allowed: bool = True) -> Divergence:
+    """Uniform loops and uniform branches of ``fn`` (``loops_allowed`` False: the function runs
+    under an entry mask, so every loop is a masked loop).
+
+    Everything after a statement that a jump leaves, or after a divergent loop, runs under a mask
+    (the converter's join and exit masks), and so is not uniform: the facts stay consistent with
+    the shapes computed after if-conversion."""
+    vs: set[Symbol] = {p for p in fn.params if p.shape != "uniform"}
+    vs |= {n.operand.sym for s in walk_stmts(fn.body) for e in stmt_exprs(s) for n in e.walk()
+           if isinstance(n, Unary) and n.op == "&" and isinstance(n.operand, Var)}
+    vs |= arrays_given_to_calls(walk_stmts(fn.body))
+    while True:
+        out = Divergence()
+        new_vs = set(vs)
+
+        def visit(stmts: list[Stmt], masked: bool) -> None:
+            for s in stmts:
+                if isinstance(s, Assign) and isinstance(s.target, Var):
+                    if masked or _varying_expr(s.value, vs):
+                        new_vs.add(s.target.sym)
+                elif isinstance(s, Assign) and isinstance(s.target, Index) and isinstance(s.target.base, Var) \
+                        and is_local_array(s.target.base.sym):  # a local array's elements (expand/analysis/shapes.py)
+                    if masked or _varying_expr(s.value, vs) or _varying_expr(s.target.index, vs):
+                        new_vs.add(s.target.base.sym)
+                elif isinstance(s, If):
+                    if _uniform_cond(s.cond, vs) and not _leaves(s):
+                        out.ifs.add(s)
+                        visit(s.then, masked)
+                        visit(s.els, masked)
+                    else:
+                        visit(s.then, True)
+                        visit(s.els, True)
+                elif isinstance(s, Block):
+                    visit(s.body, masked)
+                elif isinstance(s, Loop):
+                    if loops_allowed and not masked and _exits_ok(s, vs):
+                        out.loops.add(s)
+                        # The exit tests themselves are real branches, not masks.
+                        for x in s.body:
+                            if not (isinstance(x, If) and len(x.then) == 1 and isinstance(x.then[0], Break)):
+                                visit([x], False)
+                    else:
+                        visit(s.body, True)
+                        masked = True  # after it: the lanes that left by its break
+                if _has_exit(s) or isinstance(s, Label):
+                    masked = True
+
+        visit(fn.body, False)
+        if new_vs == vs:
+            return out
+        vs = new_vs
+
+
+# ----------------------------------------------------------------------------- shapes after if-conversion
+
+U, C, V = "uniform", "consecutive", "varying"
+
+
+class Shapes:
+    def __init__(self, syms: dict[Symbol, str]) -> None:
+        self.syms = syms
+
+    def sym_shape(self, s: Symbol) -> str:
+        if s.type == MASK:
+            return V
+        return self.syms.get(s, U)
+
+    def is_varying_sym(self, s: Symbol) -> bool:
+        """Held in vector registers (consecutive variables are held as lane 0's scalar)."""
+        return self.sym_shape(s) == V
+
+    def shape(self, e: Expr) -> str:
+        if isinstance(e, Const):
+            return U
+        if isinstance(e, Var):
+            return self.sym_shape(e.sym)
+        if isinstance(e, Call):
+            return V
+        if isinstance(e, Binary) and e.op in ("+", "-") and isinstance(e.type, T.Int) and e.type.bits >= 32:
+            a, b = self.shape(e.left), self.shape(e.right)
+            if a == U and b == U:
+                return U
+            if (a, b) == (C, U) or (e.op == "+" and (a, b) == (U, C)):
+                return C
+            return V
+        if isinstance(e, Cast) and isinstance(e.type, T.Int) and isinstance(e.operand.type, T.Int):
+            s = self.shape(e.operand)
+            if s == C and e.type.bits < e.operand.type.bits:
+                return V
+            return s
+        if isinstance(e, Unary) and e.op == "*":
+            p = e.operand
+            if isinstance(p, Var) and p.sym.kind == "param" and p.sym.shape != "uniform":
+                return V  # a pointer to a gang (EXPAND's convention)
+            return V if self.shape(p) != U else U
+        if isinstance(e, (Index, Member)):
+            parts = [self.shape(c) for c in e.children()]
+            return U if all(s == U for s in parts) else V
+        parts = [self.shape(c) for c in e.children()]
+        return U if all(s == U for s in parts) else V
+
+    def varying(self, e: Expr) -> bool:
+        """Not uniform: needs a vector when used as a value."""
+        return self.shape(e) != U
+
+
+def analyze(params: list[Symbol], stmts: list, entry: Symbol | None = None) -> Shapes:
+    """``entry``: the entry mask of a masked variant. Lanes off in it are never observed, so an
+    assignment under exactly that mask keeps its value's shape, as an unmasked one does."""
+    syms: dict[Symbol, str] = {}
+    for p in params:
+        if p.shape == "uniform":
+            syms[p] = U
+        elif p.shape == "linear":
+            syms[p] = C
+        elif p.type.is_arith():
+            syms[p] = V
+        else:
+            syms[p] = U  # pointers to gangs: the pointer itself is one value
+    sh = Shapes(syms)
+    # A variable whose address a call receives is written through it, lane by lane: one storage
+    # location per lane (the printer stores it to an array of lanes and reads it back).
+    for s in flatten(stmts):
+        for e in stmt_exprs(s):
+            for n in e.walk():
+                if isinstance(n, Unary) and n.op == "&" and isinstance(n.operand, Var) \
+                        and n.operand.sym.kind in ("local", "param"):
+                    sym = n.operand.sym
+                    if sym.kind == "param" and sym.shape in ("uniform", "linear"):
+                        raise error(sym.coord, f"the address of {sym.shape} parameter '{sym.name}' is taken, so each"
+                                               " lane may change it", "copy it to a local variable and pass that")
+                    syms[sym] = V
+    defs: dict[Symbol, list[Assign]] = {}
+    stores: dict[Symbol, list[Assign]] = {}  # local arrays (expand/passes/local_arrays.py): their element stores
+    for s in flatten(stmts):
+        if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym.type != MASK:
+            defs.setdefault(s.target.sym, []).append(s)
+        if isinstance(s, Assign) and isinstance(s.target, Index) and isinstance(s.target.base, Var) \
+                and is_local_array(s.target.base.sym):
+            stores.setdefault(s.target.base.sym, []).append(s)
+    for arr in arrays_given_to_calls(flatten(stmts)):  # a local array a per-lane call gets: one copy per lane
+        syms[arr] = V
+    changed = True
+    while changed:
+        changed = False
+        for arr, ss in stores.items():  # varying: a store of a lane-dependent value, index or mask
+            if sh.sym_shape(arr) != V and any(d.mask is not None and d.mask is not entry or sh.shape(d.value) != U
+                                              or sh.shape(d.target.index) != U for d in ss):
+                syms[arr] = V
+                changed = True
+        for sym, ds in defs.items():
+            old = sh.sym_shape(sym)
+            if old == V:
+                continue
+            shapes = {V if d.mask is not None and d.mask is not entry else sh.shape(d.value) for d in ds}
+            if sym.kind == "param":
+                shapes.add(syms[sym])
+            new = shapes.pop() if len(shapes) == 1 else V
+            if new != old and sym.kind == "param" and sym.shape in ("uniform", "linear"):
+                raise error(sym.coord, f"{sym.shape} parameter '{sym.name}' is assigned a value that differs "
+                                       "between lanes", "assign it to a local variable instead")
+            if new != old:
+                syms[sym] = new
+                changed = True
+    return sh

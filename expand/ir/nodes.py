@@ -1,0 +1,511 @@
+"""The typed IR: a small C-like tree that every frontend produces and every pass rewrites.
+
+Every expression carries its C type *after* conversions: the frontend makes implicit
+conversions explicit as ``Cast`` nodes, so a ``Binary`` arithmetic node has operands of its
+own type (shifts: the left operand's type; comparisons: ``int`` result, operands of a common
+type). Expressions are side-effect free except ``Call``; normalization moves calls and
+assignments into statements.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from expand.ir.types import INT, Array, CType
+
+
+@dataclass(frozen=True)
+class Coord:
+    file: str
+    line: int
+    col: int = 1
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+@dataclass(eq=False)
+class Symbol:
+    """A named object: parameter, local, global or function."""
+
+    name: str
+    type: CType
+    kind: str  # 'param' | 'local' | 'global' | 'func'
+    coord: Coord | None = None
+    static: bool = False
+    const: bool = False
+    volatile: bool = False
+    init: object = None  # Expr, or nested lists of Expr for aggregates (globals only)
+    defined_here: bool = False  # a global defined (not just declared) in the user's file
+    decl_text: str = ""  # the global's declaration as the user's file spells it
+    shape: str = ""  # parameters: "uniform" or "linear" (vector function ABI); "" = varying
+    temp: bool = False  # introduced by a pass (helper parameters, results, call values): may be folded away
+
+    def __repr__(self) -> str:
+        return f"Symbol({self.name}:{self.type})"
+
+
+# ----------------------------------------------------------------------------- expressions
+
+
+@dataclass(eq=False)
+class Expr:
+    type: CType
+
+    def children(self) -> list[Expr]:
+        return []
+
+    def walk(self) -> Iterator[Expr]:
+        yield self
+        for c in self.children():
+            yield from c.walk()
+
+
+@dataclass(eq=False)
+class Const(Expr):
+    value: int | float
+    text: str = ""  # exact spelling for float constants (hex floats survive)
+
+
+@dataclass(eq=False)
+class Var(Expr):
+    sym: Symbol
+
+
+@dataclass(eq=False)
+class Unary(Expr):
+    op: str  # '-', '~', '!', '&' (address of), '*' (dereference)
+    operand: Expr
+
+    def children(self) -> list[Expr]:
+        return [self.operand]
+
+
+@dataclass(eq=False)
+class Binary(Expr):
+    op: str  # + - * / % & | ^ << >> == != < <= > >= && ||
+    left: Expr
+    right: Expr
+
+    def children(self) -> list[Expr]:
+        return [self.left, self.right]
+
+
+@dataclass(eq=False)
+class Cond(Expr):
+    cond: Expr
+    then: Expr
+    els: Expr
+
+    def children(self) -> list[Expr]:
+        return [self.cond, self.then, self.els]
+
+
+@dataclass(eq=False)
+class Cast(Expr):
+    """A value conversion to ``type`` (C's cast and implicit conversions)."""
+
+    operand: Expr
+
+    def children(self) -> list[Expr]:
+        return [self.operand]
+
+
+@dataclass(eq=False)
+class BitCast(Expr):
+    """Reinterpret the bits of ``operand`` (same size) as ``type``: unions, memcpy, pointer casts."""
+
+    operand: Expr
+
+    def children(self) -> list[Expr]:
+        return [self.operand]
+
+
+@dataclass(eq=False)
+class Call(Expr):
+    func: str
+    args: list[Expr]
+    coord: Coord | None = None
+
+    def children(self) -> list[Expr]:
+        return list(self.args)
+
+
+#: libm operations with a vector form (``MathOp.op``, the double function's name) -> argument count
+MATH_OPS = {"sqrt": 1, "floor": 1, "ceil": 1, "trunc": 1, "rint": 1, "nearbyint": 1, "fmin": 2, "fmax": 2,
+            "fma": 3}
+
+
+@dataclass(eq=False)
+class MathOp(Expr):
+    """A call of a pure libm function (expand/passes/mathcalls.py): ``op`` (a key of ``MATH_OPS``) on
+    ``args`` of the result's type (float: ``sqrtf``, double: ``sqrt``). ``func`` is how scalar C
+    spells the call (``sqrtf`` or ``__builtin_sqrtf``). Side-effect free, except errno."""
+
+    op: str
+    args: list[Expr]
+    func: str = ""
+
+    def children(self) -> list[Expr]:
+        return list(self.args)
+
+
+@dataclass(eq=False)
+class Index(Expr):
+    base: Expr  # array or pointer
+    index: Expr
+
+    def children(self) -> list[Expr]:
+        return [self.base, self.index]
+
+
+@dataclass(eq=False)
+class Member(Expr):
+    base: Expr  # a record (``.``) or pointer to record (``->``)
+    name: str
+    arrow: bool = False
+
+    def children(self) -> list[Expr]:
+        return [self.base]
+
+
+@dataclass(eq=False)
+class InitList(Expr):
+    """Brace initializer of a local aggregate (only before normalization)."""
+
+    items: list[Expr] = field(default_factory=list)
+
+    def children(self) -> list[Expr]:
+        return list(self.items)
+
+
+@dataclass(eq=False)
+class Aggregate(Expr):
+    """A struct or union value made from a brace initializer: a compound literal ``(union u){x}`` or
+    a local's ``= {...}``. ``items`` are the initialized subobjects in order, each a path from the
+    value (member names and constant array indexes: ``("parts", "msw")``, ``("w", 1)``) and the value
+    stored there (converted to its type); every byte no item names is zero. expand/passes/records.py
+    turns it into the words of the value."""
+
+    items: list[tuple[tuple[str | int, ...], Expr]] = field(default_factory=list)
+
+    def children(self) -> list[Expr]:
+        return [v for _, v in self.items]
+
+
+# ------------------------------------------------------------------------------ statements
+
+
+@dataclass(eq=False)
+class Stmt:
+    coord: Coord | None
+
+
+@dataclass(eq=False)
+class Assign(Stmt):
+    target: Expr  # Var, Unary('*'), Index or Member
+    value: Expr
+    mask: Symbol | None = None  # after if-conversion: the block mask (None = every lane)
+    blend: bool = False  # after if-conversion: keep inactive lanes' old value
+
+
+@dataclass(eq=False)
+class ExprStmt(Stmt):
+    expr: Expr
+    mask: Symbol | None = None
+
+
+@dataclass(eq=False)
+class If(Stmt):
+    cond: Expr
+    then: list[Stmt]
+    els: list[Stmt]
+    likely: bool | None = None  # from __builtin_expect / __glibc_unlikely
+
+
+@dataclass(eq=False)
+class Goto(Stmt):
+    label: str
+
+
+@dataclass(eq=False)
+class Label(Stmt):
+    name: str
+
+
+@dataclass(eq=False)
+class Return(Stmt):
+    value: Expr | None
+
+
+@dataclass(eq=False)
+class Block(Stmt):
+    body: list[Stmt]
+
+
+@dataclass(eq=False)
+class Loop(Stmt):
+    """Any loop. Kept so passes can diagnose it; the spine does not vectorize loops."""
+
+    kind: str  # 'for' | 'while' | 'do'
+    cond: Expr | None
+    body: list[Stmt]
+    init: list[Stmt] = field(default_factory=list)
+    step: list[Stmt] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Break(Stmt):
+    pass
+
+
+@dataclass(eq=False)
+class Continue(Stmt):
+    pass
+
+
+@dataclass(eq=False)
+class MaskedLoop(Stmt):
+    """After if-conversion: a loop that runs while any lane of ``active`` is on; a uniform loop
+    (every lane iterates the same number of times) has ``active`` None and leaves by ``BreakIf``."""
+
+    active: Symbol | None
+    body: list[Stmt]
+
+
+@dataclass(eq=False)
+class BreakIf(Stmt):
+    """After if-conversion, in a uniform loop: ``if (cond) break;`` on a uniform condition."""
+
+    cond: Expr
+
+
+@dataclass(eq=False)
+class Guard(Stmt):
+    """BOSCC: run ``body`` only if some lane of ``mask`` is on; otherwise set ``resets`` (masks
+    computed inside and read after) to all-false. With ``all_body`` (the same statements with
+    ``mask`` taken as all lanes: no blends under it), that runs instead when every lane is on;
+    ``any_test`` False: no all-false test (``body`` runs whenever not every lane is on)."""
+
+    mask: Symbol
+    body: list[Stmt]
+    resets: list[Symbol] = field(default_factory=list)
+    all_body: list[Stmt] | None = None
+    any_test: bool = True
+
+
+@dataclass(eq=False)
+class UniformIf(If):
+    """After if-conversion: an ``if`` whose condition is uniform (one value for every lane) stays a
+    branch; its statements keep the enclosing block mask ``mask`` (None: every lane)."""
+
+    mask: Symbol | None = None
+
+
+def flatten(stmts: list[Stmt]) -> Iterator[Stmt]:
+    """Every statement of an if-converted list, including those inside masked loops, guards
+    (and their all-lanes copies) and uniform ifs."""
+    for s in stmts:
+        yield s
+        if isinstance(s, (MaskedLoop, Guard)):
+            yield from flatten(s.body)
+        if isinstance(s, Guard) and s.all_body is not None:
+            yield from flatten(s.all_body)
+        elif isinstance(s, UniformIf):
+            yield from flatten(s.then)
+            yield from flatten(s.els)
+
+
+@dataclass(eq=False)
+class Function:
+    name: str
+    ret: CType
+    params: list[Symbol]
+    body: list[Stmt]
+    coord: Coord
+    static: bool = False
+    inline: bool = False
+    locals: list[Symbol] = field(default_factory=list)
+    variadic: bool = False
+    #: globals whose value the vector code keeps per lane and stores at the exit, the highest writing
+    #: lane's (errno, and globals the function assigns): expand/passes/global_writes.py
+    tracked: list[Symbol] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Module:
+    """One translation unit as seen by expand."""
+
+    file: str
+    source_lines: list[str]
+    functions: dict[str, Function]
+    globals: dict[str, Symbol]
+    prologue: list[str]  # the user's #include lines (and the #defines before them), printed back
+    #: the ``.c`` files the user's file includes (templates such as glibc's ``s_fromfpf_main.c``): their
+    #: functions, tables and declarations are the user's own code, as the file's are
+    templates: frozenset[str] = field(default_factory=frozenset)
+    #: what a function's output assumes beyond C's semantics (function -> one sentence), printed in the
+    #: output's header: glibc's floating-point environment calls dropped (frontends/fenv.py)
+    assumptions: dict[str, str] = field(default_factory=dict)
+
+    def own(self, file: str | None) -> bool:
+        """``file`` is the user's file or one of its templates."""
+        return file == self.file or file in self.templates
+
+
+# ------------------------------------------------------------------------------- utilities
+
+
+class MaskType(CType):
+    """The type of a mask (one boolean per lane); masks are Symbols of this type."""
+
+    spelling = "mask"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MaskType)
+
+    def __hash__(self) -> int:
+        return 7
+
+
+MASK = MaskType()
+
+
+def int_const(v: int, t: CType = INT) -> Const:
+    return Const(t, v, str(v))
+
+
+def walk_stmts(stmts: list[Stmt]) -> Iterator[Stmt]:
+    """Every statement, depth first, including nested ones."""
+    for s in stmts:
+        yield s
+        if isinstance(s, If):
+            yield from walk_stmts(s.then)
+            yield from walk_stmts(s.els)
+        elif isinstance(s, Block):
+            yield from walk_stmts(s.body)
+        elif isinstance(s, Loop):
+            yield from walk_stmts(s.init)
+            yield from walk_stmts(s.body)
+            yield from walk_stmts(s.step)
+
+
+def stmt_exprs(s: Stmt) -> list[Expr]:
+    """The expressions a statement evaluates directly (not those of nested statements)."""
+    if isinstance(s, Assign):
+        return [s.target, s.value]
+    if isinstance(s, ExprStmt):
+        return [s.expr]
+    if isinstance(s, If):
+        return [s.cond]
+    if isinstance(s, Return):
+        return [s.value] if s.value is not None else []
+    if isinstance(s, Loop):
+        return [s.cond] if s.cond is not None else []
+    if type(s).__name__ == "BreakIf":
+        return [s.cond]  # type: ignore[attr-defined]
+    return []
+
+
+def map_expr(e: Expr, f) -> Expr:
+    """Rebuild ``e`` bottom-up, replacing each node ``n`` by ``f(n)`` (children first)."""
+    if isinstance(e, Unary):
+        e = Unary(e.type, e.op, map_expr(e.operand, f))
+    elif isinstance(e, Binary):
+        e = Binary(e.type, e.op, map_expr(e.left, f), map_expr(e.right, f))
+    elif isinstance(e, Cond):
+        e = Cond(e.type, map_expr(e.cond, f), map_expr(e.then, f), map_expr(e.els, f))
+    elif isinstance(e, Cast):
+        e = Cast(e.type, map_expr(e.operand, f))
+    elif isinstance(e, BitCast):
+        e = BitCast(e.type, map_expr(e.operand, f))
+    elif isinstance(e, Call):
+        e = Call(e.type, e.func, [map_expr(a, f) for a in e.args], e.coord)
+    elif isinstance(e, MathOp):
+        e = MathOp(e.type, e.op, [map_expr(a, f) for a in e.args], e.func)
+    elif isinstance(e, Index):
+        e = Index(e.type, map_expr(e.base, f), map_expr(e.index, f))
+    elif isinstance(e, Member):
+        e = Member(e.type, map_expr(e.base, f), e.name, e.arrow)
+    elif isinstance(e, InitList):
+        e = InitList(e.type, [map_expr(i, f) for i in e.items])
+    elif isinstance(e, Aggregate):
+        e = Aggregate(e.type, [(path, map_expr(v, f)) for path, v in e.items])
+    return f(e)
+
+
+def map_stmt_exprs(s: Stmt, f) -> None:
+    """Apply ``map_expr(., f)`` to the expressions of ``s`` in place (not nested statements)."""
+    if isinstance(s, Assign):
+        s.target = map_expr(s.target, f)
+        s.value = map_expr(s.value, f)
+    elif isinstance(s, ExprStmt):
+        s.expr = map_expr(s.expr, f)
+    elif isinstance(s, If):
+        s.cond = map_expr(s.cond, f)
+    elif isinstance(s, Return) and s.value is not None:
+        s.value = map_expr(s.value, f)
+
+
+def vars_read(e: Expr) -> set[Symbol]:
+    return {n.sym for n in e.walk() if isinstance(n, Var)}
+
+
+def stmt_reads(t: Stmt) -> set[Symbol]:
+    """Variables one linear statement reads in its own expressions (not in nested bodies): an
+    assignment's value (and a non-variable target's address), an expression, a BreakIf's
+    condition, a MaskedLoop's active mask."""
+    r: set[Symbol] = set()
+    if isinstance(t, Assign):
+        r |= vars_read(t.value)
+        if not isinstance(t.target, Var):
+            r |= vars_read(t.target)
+    elif isinstance(t, ExprStmt):
+        r |= vars_read(t.expr)
+    elif isinstance(t, BreakIf):
+        r |= vars_read(t.cond)
+    elif isinstance(t, MaskedLoop) and t.active is not None:
+        r.add(t.active)
+    return r
+
+
+def is_pure(e: Expr) -> bool:
+    """True when evaluating ``e`` has no side effects and cannot fault (no calls, loads, division)."""
+    for n in e.walk():
+        if isinstance(n, Call):
+            return False
+        if isinstance(n, (Index, Member)) or (isinstance(n, Unary) and n.op == "*"):
+            return False
+        if isinstance(n, Binary) and n.op in ("/", "%") and n.type.is_int():
+            return False
+    return True
+
+
+class NameMaker:
+    """Fresh local names derived from the source (``zeroinfnan_r``, ``or_1``)."""
+
+    def __init__(self, fn: Function) -> None:
+        self.fn = fn
+        self.used = {s.name for s in fn.locals} | {p.name for p in fn.params}
+
+    def fresh(self, base: str) -> str:
+        base = re.sub(r"\W", "_", base).strip("_") or "t"
+        name = base
+        n = 1
+        while name in self.used:
+            n += 1
+            name = f"{base}_{n}"
+        self.used.add(name)
+        return name
+
+    def local(self, base: str, t: CType, coord=None) -> Symbol:
+        s = Symbol(self.fresh(base), t, "local", coord, temp=True)
+        self.fn.locals.append(s)
+        return s
+
+
+def is_local_array(sym: Symbol) -> bool:
+    """A local array (each lane has its own copy: expand/passes/local_arrays.py)."""
+    return sym.kind == "local" and isinstance(sym.type, Array)
