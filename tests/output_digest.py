@@ -57,6 +57,15 @@ def cases(quick: bool) -> list[dict]:
     return out
 
 
+def _normalize(text: str) -> str:
+    """``text`` with the paths of this checkout and of the glibc tree (which may be a symlink to
+    another checkout's) as ``<ROOT>`` and ``<GLIBC>``: the same in every checkout."""
+    glibc = ROOT / "mathlib" / "glibc"
+    if glibc.exists():
+        text = text.replace(str(glibc.resolve()), "<GLIBC>").replace(str(glibc), "<GLIBC>")
+    return text.replace(str(ROOT), "<ROOT>")
+
+
 def run_case(job: tuple[dict, str, str]) -> tuple[str, str]:
     """(key, digest) of one case for one ISA and mode."""
     case, isa_name, mode = job
@@ -82,9 +91,9 @@ def run_case(job: tuple[dict, str, str]) -> tuple[str, str]:
             text = Path(case["path"]).read_text()
             mod = read_file(case["path"], text, case["incs"], cc=isa.preprocessor)
             res = expand_module(mod, isa, functions=case["functions"], boscc=mode, abi=case.get("abi", False))
-        kind, body = "output", res.text.replace(str(ROOT), "<ROOT>")  # (the same in every checkout)
+        kind, body = "output", _normalize(res.text)
     except ExpandError as exc:
-        kind, body = "error", str(exc).replace(str(ROOT), "<ROOT>")
+        kind, body = "error", _normalize(str(exc))
     except Exception as exc:  # (a traceback is an outcome too: it must stay the same)
         kind, body = "exception", f"{type(exc).__name__}: {exc}"
     return key, f"{kind} {hashlib.sha256(body.encode()).hexdigest()[:16]}"
@@ -96,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--isa", action="append")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--quick", action="store_true", help="leave out glibc's flt-32 and dbl-64 trees")
+    ap.add_argument("--match", help="only the cases whose name contains this text")
     ap.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"))
     args = ap.parse_args(argv)
     if args.compare:
@@ -108,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if diff else 0
     from emit import ISAS
     isas = args.isa or list(ISAS)
-    jobs = [(c, i, m) for c in cases(args.quick) for i in isas for m in c.get("modes", MODES)]
+    jobs = [(c, i, m) for c in cases(args.quick) for i in isas for m in c.get("modes", MODES)
+            if args.match is None or args.match in c["name"]]
     start = time.monotonic()
     with multiprocessing.Pool(args.jobs, maxtasksperchild=50) as pool:
         result = dict(pool.imap_unordered(run_case, jobs, chunksize=4))
