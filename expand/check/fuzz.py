@@ -67,7 +67,7 @@ FUZZ_CFLAGS = ("-frounding-math",)
 FUZZ_SCALAR_CFLAGS = {"avx512": ("-O0",)}
 # The same GCC 12 bug hits the vector function too, where uniform scalar code keeps such
 # conversions: on AVX-512 every file is compiled without the two RTL passes that merge them
-# (tests/fuzz_regressions/avx512_unsigned_convert_cse.c; docs: README, "Known compiler bugs").
+# (tests/fuzz_regressions/avx512_unsigned_convert_cse.c; docs/verification.md, "Known compiler bugs").
 FUZZ_ISA_CFLAGS = {"avx512": ("-fno-rerun-cse-after-loop", "-fno-gcse")}
 
 TYPES = ("int", "unsigned", "int64_t", "uint64_t", "float", "double")
