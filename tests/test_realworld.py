@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from mathlib import realworld, source_tree
-from mathlib.realworld import Flags, Report, Row, Scalar, companions, run
+from mathlib.realworld import Flags, Report, Row, companions, run
+from mathlib.source_tree import Scalar
 
 FAKE = {
     # verifies
