@@ -10,7 +10,7 @@ A mask is a ``__vector __bool int`` per 4 lanes (a struct of them for 8 or 16 la
 use it widened per register (``vec_unpackh``/``vec_unpackl``) and narrow 64-bit compares back with
 ``vec_pack``. GCC numbers vector elements in memory order on little-endian (``vec_mergeh``,
 ``vec_unpackh``, ``vec_pack``, ``vec_mule``, ``vec_doubleh``, ``vec_float2``, ``vec_extract`` all
-follow that order); ``tests/test_isa_altivec.py`` checks every one of them lane by lane.
+follow that order); ``tests/test_isa.py`` checks every one of them lane by lane.
 
 Native: loads/stores (``vec_xl``/``vec_xst``; narrow kinds through one scalar load and
 ``vec_unpackh``, stores through ``vec_pack``); all f32/f64 arithmetic (VSX, IEEE); 8..64-bit integer

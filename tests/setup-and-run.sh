@@ -15,4 +15,5 @@ if [ -n "$missing" ]; then
 fi
 python3 -m pip install -q -e '.[test]' 2>/dev/null || python3 -m pip install -q --break-system-packages -e '.[test]'
 python3 tests/conftest.py  # the versions, the CPU and the ISAs this run can run
+# every test, the slow ones included (the daily loop while working: python3 -m pytest -m "not slow" -n 2)
 python3 -m pytest -q -n 2 --durations=25 "$@"

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from daily import isas_once_daily
 from hostrun import skip_run_unless_host
 
 from expand.cli import main as expand_main
@@ -670,7 +671,7 @@ def wrapper_harness(fs: list[Func]) -> str:
     return "\n".join(lines + main) + "\n"
 
 
-@pytest.mark.parametrize("target", list(X86))
+@pytest.mark.parametrize("target", isas_once_daily("test_array_wrapper_any_n_under_asan", list(X86)))
 def test_array_wrapper_any_n_under_asan(work: Path, funcs, target: str) -> None:
     fs = [funcs[k] for k in ("floorf", "logf", "dk", "mot", "blur")]
     asan = ["-fsanitize=address", "-fno-omit-frame-pointer"]
@@ -749,7 +750,7 @@ LOOP_KERNELS = {  # mathlib/loops/*.c: varying trip counts, exits and loops unde
 }
 
 
-@pytest.mark.parametrize("target", ["sse4.1", "avx512"])
+@pytest.mark.parametrize("target", isas_once_daily("test_array_wrapper_loop_kernels", ["sse4.1", "avx512"]))
 def test_array_wrapper_loop_kernels(work: Path, target: str) -> None:
     """The wrappers of the loop kernels for every n in 0..67 (the tail runs the masked core, whose
     loops start from the entry mask), bit-exact against the scalar functions."""

@@ -30,6 +30,7 @@ def quick(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_quick_writes_table_json_png(quick: Path) -> None:
     for name in ("bench.md", "bench.json", "bench.png", "bench_rare.png"):
         assert (quick / name).is_file() and (quick / name).stat().st_size > 0, name
@@ -40,6 +41,7 @@ def test_quick_writes_table_json_png(quick: Path) -> None:
         assert f"| {fn} |" in md
 
 
+@pytest.mark.slow
 def test_quick_json_has_scalar_and_vector(quick: Path) -> None:
     data = json.loads((quick / "bench.json").read_text())
     assert {"meta", "results", "inputs", "slower_than_peers"} <= set(data)
@@ -180,6 +182,7 @@ extern __m256 _Exp_logf_avx2(__m256);
 """
 
 
+@pytest.mark.slow
 def test_entry_check_stops_when_our_library_answers_for_libmvec(tmp_path: Path) -> None:
     """libexpandm.a defines libmvec's names too: linked as it is, the libmvec column would call our
     logf (what the benchmark once did). The run-time check refuses that program; the benchmark's copy

@@ -26,7 +26,9 @@ def expand_corpus(f: CorpusFunction, isa_name: str = "sse4.1"):
     return isa, expand_module(mod, isa, functions=[f.func])
 
 
-@pytest.mark.parametrize("name", sorted(FUNCS))
+# (the daily loop: logf; tests/test_isa.py verifies the corpus on every ISA)
+@pytest.mark.parametrize("name", [pytest.param(n, marks=() if n == "logf" else pytest.mark.slow)
+                                  for n in sorted(FUNCS)])
 def test_corpus_function_verifies_bit_exact(name: str) -> None:
     f = FUNCS[name]
     isa, res = expand_corpus(f)

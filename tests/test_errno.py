@@ -11,9 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from daily import on_every_isa
 from expand_case import check_source, expand_source
 
-from emit import ISAS, get_isa
+from emit import get_isa
 from expand.check.verify import Param, verify
 from expand.ir.diagnostics import ExpandError
 from expand.ir.types import FLOAT
@@ -119,8 +120,7 @@ CASES: dict[str, tuple[str, str]] = {
 }
 
 
-@pytest.mark.parametrize("isa_name", list(ISAS))
-@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("case,isa_name", on_every_isa(sorted(CASES)))
 def test_errno_as_the_scalar_code_leaves_it(tmp_path: Path, case: str, isa_name: str) -> None:
     text, companion = CASES[case]
     check_source(tmp_path, case, text, isa_name, companion=companion)
@@ -254,6 +254,7 @@ def test_verifier_reports_an_errno_the_scalar_code_leaves_alone(tmp_path: Path) 
     assert re.search(r"errno: DIFFERS scalar \d+ \(unchanged\) vector 0\n", rep.details + "\n"), rep.details
 
 
+@pytest.mark.slow  # (builds the vector libm's logf)
 def test_vector_libm_calls_with_other_errno_writes(tmp_path: Path) -> None:
     """logf through mathlib's vector libm (it leaves its highest writing lane's errno) next to a direct
     write: calls with one lane on find the lane (expand --verify builds the library on demand)."""

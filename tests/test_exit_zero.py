@@ -9,10 +9,10 @@ import re
 from pathlib import Path
 
 import pytest
+from daily import on_every_isa
 from expand_case import check_source, expand_source
 from hostrun import skip_if_cli_not_run
 
-from emit import ISAS
 from expand.cli import main as expand_main
 
 #: name -> (source, functions, uniform parameters, --link companion, bounds)
@@ -67,8 +67,7 @@ def _expand(tmp_path: Path, name: str, isa_name: str):
     return expand_source(tmp_path, name, text, isa_name, funcs, uniform)
 
 
-@pytest.mark.parametrize("isa_name", list(ISAS))
-@pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.parametrize("name,isa_name", on_every_isa(CASES))
 def test_output_compiles_strictly_and_verifies(tmp_path: Path, name: str, isa_name: str) -> None:
     text, funcs, uniform, companion, bounds = CASES[name]
     check_source(tmp_path, name, text, isa_name, functions=funcs, uniform=uniform,

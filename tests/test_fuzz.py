@@ -67,6 +67,7 @@ def test_programs_cover_the_features() -> None:
     assert "for (int i" in loops
 
 
+@pytest.mark.slow
 def test_generated_programs_compile_warning_free(tmp_path: Path) -> None:
     write_support(tmp_path)
     names = []
@@ -102,6 +103,7 @@ def _ub_driver(prog: Program, n: int = 4000) -> str:
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.slow
 def test_generated_programs_have_no_undefined_behaviour(tmp_path: Path) -> None:
     """UBSan (with float-to-int overflow) on edge and random inputs: no signed overflow, no bad shift,
     no division by zero or INT_MIN / -1, no out-of-range float conversion."""
@@ -323,6 +325,7 @@ def test_ci_fuzz_run(tmp_path: Path, isa: str) -> None:
         pytest.skip(rep.line())
 
 
+@pytest.mark.slow
 def test_command_line(tmp_path: Path) -> None:
     from emit import ISAS
     out = tmp_path / "out"

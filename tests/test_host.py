@@ -51,6 +51,7 @@ def test_verify_on_a_hidden_isa_compiles_and_says_not_run(tmp_path: Path) -> Non
     assert (tmp_path / "out.c").is_file()  # the output compiled; it is written, and said to be unverified
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not runs_here("sse2"), reason="needs an x86-64 host")
 def test_fuzz_on_a_hidden_isa_compiles_and_says_not_run(tmp_path: Path) -> None:
     p = _run(["-m", "expand.check.fuzz", "--isa", "avx2", "--count", "3", "--seed", "4", "--no-minimize", "--out",

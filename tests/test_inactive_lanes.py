@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from daily import on_every_isa
 from hostrun import assert_verified
 
 from emit import get_isa
@@ -87,8 +88,7 @@ def expand_and_verify(tmp_path: Path, isa_name: str, name: str):
     return res, rep
 
 
-@pytest.mark.parametrize("isa", ISAS)
-@pytest.mark.parametrize("name", sorted(KERNELS))
+@pytest.mark.parametrize("name,isa", on_every_isa(sorted(KERNELS), ISAS))
 def test_inactive_lanes_do_not_trap(tmp_path: Path, isa: str, name: str) -> None:
     res, rep = expand_and_verify(tmp_path, isa, name)
     assert_verified(rep, res.text)

@@ -72,6 +72,7 @@ def lib(tmp_path_factory) -> Path:
 # ------------------------------------------------------------------ the library
 
 
+@pytest.mark.slow
 def test_archives_define_only_their_own_names(lib: Path) -> None:
     for arch in ("x86_64", "aarch64", "ppc64le"):
         nm = libm.tool(libm.arch_cc(arch), "nm")
@@ -96,6 +97,7 @@ def test_archives_define_only_their_own_names(lib: Path) -> None:
     assert libm.ensure(["avx2"], ["logf"], out=lib) == lib  # already there: nothing to build
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", ["sse2", "avx2", "avx512", "avx1", "aarch64", "ppc64le"])
 def test_header_compiles_for_every_target(lib: Path, tmp_path: Path, target: str) -> None:
     flags = {"sse2": ["gcc"], "avx2": ["gcc", "-mavx2"], "avx512": ["gcc", "-mavx512f"], "avx1": ["gcc", "-mavx"],
@@ -110,6 +112,7 @@ def test_header_compiles_for_every_target(lib: Path, tmp_path: Path, target: str
         assert p.returncode == 0, p.stderr
 
 
+@pytest.mark.slow
 def test_header_declares_what_gcc_should_call(lib: Path) -> None:
     h = (lib / "include" / "expandm.h").read_text()
     # const as under -fno-math-errno, unless EXPANDM_MATH_ERRNO (test_gcc_loop_calls_our_logf_bit_exact)
@@ -120,6 +123,7 @@ def test_header_declares_what_gcc_should_call(lib: Path) -> None:
     assert "__vector float _Exp_powf_altivec(__vector float x, __vector float y);" in h
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ISSUE10)
 def test_every_function_through_the_library_equals_its_source(lib: Path, name: str) -> None:
     isa = get_isa("avx2")
@@ -195,6 +199,7 @@ int main(void)
 """
 
 
+@pytest.mark.slow
 def test_gcc_loop_calls_our_logf_bit_exact(lib: Path, tmp_path: Path) -> None:
     (tmp_path / "loops.c").write_text(LOOPS)
     (tmp_path / "main.c").write_text(MAIN)
@@ -240,6 +245,7 @@ def _code(text: str) -> str:
     return re.sub(r"/\*.*?\*/", "", text, flags=re.S)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("isa_name", list(ISAS))
 def test_shade_kernel_no_per_lane_call_and_bit_exact(lib: Path, tmp_path: Path, isa_name: str, capsys) -> None:
     isa = get_isa(isa_name)
@@ -262,6 +268,7 @@ def test_shade_kernel_no_per_lane_call_and_bit_exact(lib: Path, tmp_path: Path, 
     assert rc == 0 and re.search(r": \d+ inputs .*, 0 mismatches$", text.strip()), text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("isa_name,lanes", [("avx2", 16), ("sse4.1", 8), ("neon", 8), ("generic", 8)])
 def test_wider_gangs_call_once_per_register(lib: Path, tmp_path: Path, isa_name: str, lanes: int, capsys) -> None:
     isa = get_isa(isa_name, lanes)
@@ -280,6 +287,7 @@ def test_wider_gangs_call_once_per_register(lib: Path, tmp_path: Path, isa_name:
     assert rc == 0 and "0 mismatches" in text, text
 
 
+@pytest.mark.slow
 def test_none_and_own_functions_stay_per_lane(lib: Path, tmp_path: Path, capsys) -> None:
     src = tmp_path / "own.c"
     src.write_text("#include <math.h>\nfloat powf(float x, float y) { return x * y; }\n"
@@ -314,6 +322,7 @@ float s(float x) { return sinf(x); }
     # (ours where the library has the function, SLEEF for the rest: fdimf, exact in SLEEF, so bound 0)
     ("expand,sleef", "avx2", ["_Exp_logf_avx2_masked(", "_Exp_powf_avx2_masked(", "Sleef_fdimf8_avx2("]),
 ])
+@pytest.mark.slow
 def test_libmvec_and_sleef_verify_in_ulp_mode(lib: Path, tmp_path: Path, mode: str, isa_name: str, names: list[str],
                                               capsys) -> None:
     src = tmp_path / "peers.c"
@@ -404,6 +413,7 @@ def test_peer_names_exist() -> None:
                 assert f is not None and re.search(rf"\b{f.symbol}\(", sleef_h), (name, isa_name)
 
 
+@pytest.mark.slow
 def test_libm_command_line(lib: Path, tmp_path: Path) -> None:
     p = run([sys.executable, "-m", "mathlib.libm", "--out", lib, "--arch", "x86_64", "--isa", "generic", "--functions",
              "floorf"], cwd=ROOT)
@@ -434,6 +444,7 @@ int main(void)
 """
 
 
+@pytest.mark.slow
 def test_link_order_decides_whose_libmvec_names_a_program_calls(lib: Path, tmp_path: Path) -> None:
     """libexpandm.a defines libmvec's names (_ZGVdN8v_logf), so linked before -lmvec it replaces glibc's
     functions silently; -lmvec first keeps glibc's, unless the program also calls the same function's

@@ -4,7 +4,9 @@ with the companions ``nm`` finds:
 
 * each, through its entry point in the library, equals its scalar glibc source (compiled by the verifier
   with the same flags, its companions as sources) bit for bit, errno included, on AVX2, SSE4.1 and NEON
-  (qemu): a sample by default, all of them with ``-m slow``;
+  (qemu): a sample, then all of them (the library rebuilt in full). The library takes minutes to build:
+  the tests of it are ``slow``; the daily loop builds one function for one ISA
+  (``test_a_library_of_one_function``);
 * what the library leaves out of an architecture (expand's diagnostic, or glibc's flags do not compile
   the file there) is what ``expand.vecmath.EXPANDM_UNAVAILABLE`` says, with the diagnostic in the
   manifest, and ``--vector-math=expand`` does not call it there;
@@ -34,7 +36,7 @@ from expand.ir import types as T
 from mathlib import libm
 
 NEW = [f for f in vecmath.EXPANDM_FUNCTIONS if f in libm.GLIBC_FUNCTIONS]
-#: the functions the default run checks (``-m slow``: all of them): a table-driven one, one with a
+#: the functions checked first (then all of them): a table-driven one, one with a
 #: per-lane error helper, two arguments, and two calling other glibc functions (log10f: __ieee754_logf;
 #: coshf: __ieee754_expf and __expm1f, from the companions)
 SAMPLE = ["expf", "log10f", "sinf", "atan2f", "coshf"]  # (in the library's order)
@@ -88,6 +90,7 @@ def check(lib: Path, isa_name: str, name: str, n_random: int) -> None:
     assert rep.inputs > n_random
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("isa_name", ["avx2", "sse4.1", "neon"])
 @pytest.mark.parametrize("name", SAMPLE)
 def test_sample_equals_the_glibc_source(lib: Path, isa_name: str, name: str) -> None:
@@ -104,6 +107,7 @@ def test_every_function_equals_the_glibc_source(lib: Path, isa_name: str, name: 
 # ------------------------------------------------------------------ what each architecture leaves out
 
 
+@pytest.mark.slow
 def test_left_out_where_expand_cannot_take_glibcs_headers(lib: Path) -> None:
     manifest = json.loads((lib / "expandm.json").read_text())
     # (at least the plan's: the slow tests build every function into the same directory)
@@ -120,6 +124,7 @@ def test_left_out_where_expand_cannot_take_glibcs_headers(lib: Path) -> None:
     assert vm.lookup(get_isa("avx2"), "atanf", "f32", ["f32"]) is not None
 
 
+@pytest.mark.slow
 def test_hypotf_on_neon(lib: Path) -> None:
     """hypotf's glibc source reads long double declarations on AArch64; the library has it there."""
     check(lib, "neon", "hypotf", 5_000)
@@ -144,6 +149,7 @@ def test_left_out_on_every_architecture(lib: Path, tmp_path: Path) -> None:
 # ------------------------------------------------------------------ names and the header
 
 
+@pytest.mark.slow
 def test_archives_define_only_their_own_names(lib: Path) -> None:
     for arch in ("x86_64", "aarch64"):
         nm = libm.tool(libm.arch_cc(arch), "nm")
@@ -164,6 +170,7 @@ def test_archives_define_only_their_own_names(lib: Path) -> None:
         assert re.search(rf"^{name} [TiI] ", x86, re.M), name
 
 
+@pytest.mark.slow
 def test_header_declares_the_new_functions(lib: Path, tmp_path: Path) -> None:
     h = (lib / "include" / "expandm.h").read_text()
     # GCC takes expf to set errno: EXPANDM_ERRNO_CONST; sinf's vector code calls __math_invalidf: the same
@@ -194,6 +201,7 @@ void loop(float *restrict y, const float *restrict x, int n)
 """
 
 
+@pytest.mark.slow
 def test_gcc_vectorizer_calls_the_variants(lib: Path, tmp_path: Path) -> None:
     (tmp_path / "loop.c").write_text(LOOP)
     run(["gcc", "-O3", "-fopenmp-simd", "-mavx2", f"-I{lib / 'include'}", "-c", "loop.c", "-o", "loop.o"], cwd=tmp_path)
@@ -215,6 +223,7 @@ float polar(float x, float y)
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("isa_name", ["avx2", "sse4.1", "neon"])
 def test_user_code_calls_them(lib: Path, tmp_path: Path, isa_name: str, capsys) -> None:
     src = tmp_path / "polar.c"
@@ -231,3 +240,14 @@ def test_user_code_calls_them(lib: Path, tmp_path: Path, isa_name: str, capsys) 
     assert "for (int lane = 0;" not in code
     skip_if_cli_not_run(rc, cap.err)
     assert rc == 0 and re.search(r": \d+ inputs .*, 0 mismatches$", cap.out.strip()), cap.out + cap.err
+
+
+def test_a_library_of_one_function(tmp_path: Path) -> None:
+    """The daily loop's smoke test of the vector libm (the session's library, every unit the tests use,
+    is built by the slow tests): a library of one glibc function for one ISA builds, defines only its
+    own names, and the function through it equals its glibc source."""
+    lib = libm.build(tmp_path / "expandm", {"x86_64/sse4.1": ["expf"]})
+    vec = run(["nm", "-g", "--defined-only", "-P", lib / "lib" / "x86_64" / "libexpandm.a"]).stdout
+    names = {ln.split()[0] for ln in vec.splitlines() if ln.strip() and not ln.endswith(":")}
+    assert "_Exp_expf_sse41" in names and all(SYMBOL.fullmatch(n) for n in names), sorted(names)
+    check(lib, "sse4.1", "expf", 2_000)

@@ -6,9 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from daily import on_every_isa
 from expand_case import check_source
-
-from emit import ISAS
 
 CASES: dict[str, str] = {
     # <math.h> classification and <float.h>/<math.h> constants as the system headers define them
@@ -140,8 +139,7 @@ CASES["generic"] = """float f(float x) {
 """
 
 
-@pytest.mark.parametrize("isa_name", list(ISAS))
-@pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.parametrize("name,isa_name", on_every_isa(CASES))
 def test_idiom_compiles_strictly_and_verifies(tmp_path: Path, name: str, isa_name: str) -> None:
     check_source(tmp_path, name, CASES[name], isa_name, bounds={"n": (-5, 40)} if name == "side_effects" else None)
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from daily import on_every_isa
 from expand_case import check_source
-
-from emit import ISAS
 
 TABLE = """typedef struct { double sign[4]; double c0, c1; } tab_t;
 static const tab_t table[2] = {{{1, -1, 1, -1}, 0.5, 0.25}, {{-1, 1, -1, 1}, 2.0, 4.0}};
@@ -45,8 +44,7 @@ void f(float x, float *out) { if (x > 0.0f) put(x, out); else *out = -x; }
 CASES = {"table": TABLE, "swap": SWAP, "forward": FORWARD}
 
 
-@pytest.mark.parametrize("isa_name", list(ISAS))
-@pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.parametrize("name,isa_name", on_every_isa(CASES))
 def test_pointer_locals(tmp_path: Path, name: str, isa_name: str) -> None:
     check_source(tmp_path, name, CASES[name], isa_name, bounds={"n": (-8, 8)} if "int n" in CASES[name] else None)
 

@@ -9,9 +9,9 @@ import re
 from pathlib import Path
 
 import pytest
+from daily import on_every_isa
 from expand_case import check_source, expand_source
 
-from emit import ISAS
 from expand.cli import main as expand_main
 from frontends.clang_frontend import read_file_any
 
@@ -310,8 +310,7 @@ double f(double x, int32_t k)
 }
 
 
-@pytest.mark.parametrize("isa_name", list(ISAS))
-@pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.parametrize("name,isa_name", on_every_isa(CASES))
 def test_union_compiles_strictly_and_verifies(tmp_path: Path, name: str, isa_name: str) -> None:
     c = CASES[name]
     check_source(tmp_path, name, c.text, isa_name, uniform=c.uniform, bounds=c.bounds)

@@ -172,6 +172,7 @@ def _glibc_tree() -> Path:
     return source_tree.ensure_glibc_tree(tree)
 
 
+@pytest.mark.slow
 def test_real_glibc_files() -> None:
     """s_floorf.c, e_logf.c (with e_logf_data.c and math_errf.c found by nm) and s_truncf.c through
     glibc's own headers."""
@@ -203,6 +204,7 @@ def test_user_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert data["flags"]["defines"] == ["SCALE=2.0f"] and data["flags"]["origin"].startswith("-I/-D")
 
 
+@pytest.mark.slow
 def test_glibc_flt32_has_no_fail_row_and_keeps_the_committed_count(tmp_path: Path) -> None:
     """The whole of glibc 2.36's sysdeps/ieee754/flt-32 on SSE4.1 (issue 18's CI line): no FAIL row
     (expand exited 0 with wrong or uncompilable code) and at least as many files verified as the table

@@ -8,9 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
+from daily import isas_once_daily
 from hostrun import assert_verified
 
-from emit import ISAS, get_isa
+from emit import get_isa
 from expand.check.verify import Param, verify
 from expand.driver import expand_module
 from frontends.pycparser_frontend import read_file
@@ -147,7 +148,7 @@ def region(body: str, start: str, end: str) -> str:
 # ------------------------------------------------------------------------------ uniform branches
 
 
-@pytest.mark.parametrize("isa_name", list(ISAS))
+@pytest.mark.parametrize("isa_name", isas_once_daily("test_uniform_if_is_a_plain_if"))
 def test_uniform_if_is_a_plain_if(tmp_path: Path, isa_name: str) -> None:
     body = check(tmp_path, EXAMPLE, isa_name)
     assert "if (n > 3) {" in body and "} else {" in body
@@ -243,7 +244,7 @@ def test_masked_variant_keeps_uniform_if(tmp_path: Path) -> None:
 # ------------------------------------------------------------------------------ every lane on
 
 
-@pytest.mark.parametrize("isa_name", list(ISAS))
+@pytest.mark.parametrize("isa_name", isas_once_daily("test_all_lanes_copy_runs_without_blends"))
 def test_all_lanes_copy_runs_without_blends(tmp_path: Path, isa_name: str) -> None:
     isa = get_isa(isa_name)
     body = check(tmp_path, BIG_REGION, isa_name, "all")
@@ -256,7 +257,7 @@ def test_all_lanes_copy_runs_without_blends(tmp_path: Path, isa_name: str) -> No
     assert re.search(BLENDS, region(body, test_any, "return"))  # the partial case still blends
 
 
-@pytest.mark.parametrize("isa_name", list(ISAS))
+@pytest.mark.parametrize("isa_name", isas_once_daily("test_all_lanes_copy_in_a_loop"))
 def test_all_lanes_copy_in_a_loop(tmp_path: Path, isa_name: str) -> None:
     isa = get_isa(isa_name)
     body = check(tmp_path, LOOP_REGION, isa_name, "all")
