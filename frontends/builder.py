@@ -551,9 +551,10 @@ class Builder:
             rhs = self.binary(op[:-1], target, rhs, co, None, None, right)
         return Assign(co, target, self.convert(rhs, target.type))
 
-    def increment(self, co: Coord, target: Expr, op: str, whole=None) -> Assign:
-        """``++target`` / ``--target`` (``op``: ``+`` or ``-``) as an assignment."""
-        value = self.binary(op, target, Const(T.INT, 1, "1"), co, whole)
+    def increment(self, co: Coord, target: Expr, op: str) -> Assign:
+        """``++target`` / ``--target`` (``op``: ``+`` or ``-``) as an assignment: the sum in the promoted
+        type, converted back."""
+        value = self.binary(op, target, Const(T.INT, 1, "1"), co)
         return Assign(co, target, self.convert(value, target.type))
 
     def assignment_value(self, co: Coord, a: Assign) -> Expr:

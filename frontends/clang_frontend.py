@@ -1084,8 +1084,8 @@ class ClangReader(Builder):
     def update(self, c) -> Assign:
         """An assignment, ``++`` or ``--``."""
         if c.kind == self.K.UNARY_OPERATOR:
-            target = self.lvalue(self.children(c)[0])
-            return self.increment(self.pcoord(c), target, "+" if "++" in unary_op(c) else "-", c)
+            target = self.lvalue(self.children(c)[0])  # (clang's type of x++ is x's, not the sum's: no cursor)
+            return self.increment(self.pcoord(c), target, "+" if "++" in unary_op(c) else "-")
         lhs_c, rhs_c = self.children(c)
         target = self.lvalue(lhs_c)
         rhs = self.expr(rhs_c)  # (a = b = c: b = c runs first, through self.before)
