@@ -57,6 +57,7 @@ from expand.ir.nodes import (
     Unary,
     Var,
 )
+from expand.ir.visitor import nested
 from expand.passes.fold import fold_int
 from expand.passes.mathcalls import signature as math_signature
 
@@ -122,11 +123,9 @@ def walk_shallow(stmts: list[Stmt]) -> Iterator[Stmt]:
     """Statements not inside nested loops."""
     for s in stmts:
         yield s
-        if isinstance(s, If):
-            yield from walk_shallow(s.then)
-            yield from walk_shallow(s.els)
-        elif isinstance(s, Block):
-            yield from walk_shallow(s.body)
+        if not isinstance(s, Loop):
+            for _, body in nested(s):
+                yield from walk_shallow(body)
 
 
 def uniquify_locals(fn: Function) -> None:
