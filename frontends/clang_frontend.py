@@ -36,24 +36,16 @@ from __future__ import annotations
 import ctypes
 import os
 import re
-import subprocess
 import sys
 import threading
 from collections.abc import Sequence
-from contextlib import contextmanager
-from pathlib import Path
 
 from expand.ir import types as T
 from expand.ir.diagnostics import ExpandError, error
 from expand.ir.nodes import (
     Assign,
-    Binary,
-    BitCast,
     Block,
     Break,
-    Call,
-    Cast,
-    Cond,
     Const,
     Continue,
     Coord,
@@ -62,48 +54,28 @@ from expand.ir.nodes import (
     Function,
     Goto,
     If,
-    Index,
     InitList,
     Label,
-    Loop,
-    Member,
     Module,
-    Return,
     Stmt,
     Symbol,
-    Unary,
     Var,
 )
 from expand.passes.fold import fold_int
-from expand.passes.mathcalls import signature as math_signature
 
 from . import builtins, fenv
 from . import initializers as inits
+from .builder import NESTING_HINT, Builder, name_typedef_record, typedef_spelled
 from .csemantics import (
-    COMPARISONS,
-    CPP_FLAGS,
-    float32,
-    is_null_pointer_constant,
+    closing_bracket,
     long_double_literal,
-    lvalue_name,
     module_prologue,
-    null_comparison,
-    pure_local_assignment,
+    parse_declare_simd,
+    preprocessed,
     split_top,
     template_files,
 )
-from .statements import (
-    CaseLabel,
-    aggregate_initializer,
-    check_local_array,
-    compound_literal,
-    local_record_check,
-    local_static,
-    lower_switch,
-    name_local_statics,
-    record_declared,
-    written_static,
-)
+from .statements import CaseLabel, compound_literal
 
 try:  # libclang is optional (the [test] extra): read_file_any falls back to pycparser without it
     import clang.cindex as ci
@@ -112,7 +84,6 @@ except ImportError:  # pragma: no cover - depends on the environment
 
 CLANG_ARGS = ["-x", "c", "-std=gnu17", "-nostdinc"]  # the input is already preprocessed
 PYCPARSER_HINT = "the pycparser frontend (--frontend pycparser) reads C with gcc -E and pycparser instead"
-NESTING_HINT = "split deep expressions or blocks into several statements"
 
 # --------------------------------------------------------------------------- libclang plumbing
 
@@ -141,33 +112,24 @@ def _setup():
     if ci is None:
         raise ImportError("the libclang Python package is not installed (pip install libclang)")
     lib = ci.conf.lib
-    lib.clang_getCursorBinaryOperatorKind.argtypes = [ci.Cursor]
-    lib.clang_getCursorBinaryOperatorKind.restype = ctypes.c_int
-    lib.clang_getCursorUnaryOperatorKind.argtypes = [ci.Cursor]
-    lib.clang_getCursorUnaryOperatorKind.restype = ctypes.c_int
-    lib.clang_getBinaryOperatorKindSpelling.argtypes = [ctypes.c_int]
-    lib.clang_getBinaryOperatorKindSpelling.restype = ci._CXString
-    lib.clang_getUnaryOperatorKindSpelling.argtypes = [ctypes.c_int]
-    lib.clang_getUnaryOperatorKindSpelling.restype = ci._CXString
-    lib.clang_getPresumedLocation.argtypes = [ci.SourceLocation, ctypes.POINTER(ci._CXString),
-                                              ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint)]
-    lib.clang_getPresumedLocation.restype = None
-    lib.clang_Cursor_Evaluate.argtypes = [ci.Cursor]
-    lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
-    lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
-    lib.clang_EvalResult_getKind.restype = ctypes.c_int
-    lib.clang_EvalResult_isUnsignedInt.argtypes = [ctypes.c_void_p]
-    lib.clang_EvalResult_isUnsignedInt.restype = ctypes.c_uint
-    lib.clang_EvalResult_getAsUnsigned.argtypes = [ctypes.c_void_p]
-    lib.clang_EvalResult_getAsUnsigned.restype = ctypes.c_ulonglong
-    lib.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
-    lib.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
-    lib.clang_EvalResult_getAsDouble.argtypes = [ctypes.c_void_p]
-    lib.clang_EvalResult_getAsDouble.restype = ctypes.c_double
-    lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
-    lib.clang_EvalResult_dispose.restype = None
-    lib.clang_Cursor_getVarDeclInitializer.argtypes = [ci.Cursor]
-    lib.clang_Cursor_getVarDeclInitializer.restype = ci.Cursor
+    void_p, cursor, c_int = ctypes.c_void_p, ci.Cursor, ctypes.c_int
+    uint_p = ctypes.POINTER(ctypes.c_uint)
+    for name, args, result in (  # (function, argument types, result type)
+            ("clang_getCursorBinaryOperatorKind", [cursor], c_int),
+            ("clang_getCursorUnaryOperatorKind", [cursor], c_int),
+            ("clang_getBinaryOperatorKindSpelling", [c_int], ci._CXString),
+            ("clang_getUnaryOperatorKindSpelling", [c_int], ci._CXString),
+            ("clang_getPresumedLocation", [ci.SourceLocation, ctypes.POINTER(ci._CXString), uint_p, uint_p], None),
+            ("clang_Cursor_Evaluate", [cursor], void_p),
+            ("clang_EvalResult_getKind", [void_p], c_int),
+            ("clang_EvalResult_isUnsignedInt", [void_p], ctypes.c_uint),
+            ("clang_EvalResult_getAsUnsigned", [void_p], ctypes.c_ulonglong),
+            ("clang_EvalResult_getAsLongLong", [void_p], ctypes.c_longlong),
+            ("clang_EvalResult_getAsDouble", [void_p], ctypes.c_double),
+            ("clang_EvalResult_dispose", [void_p], None),
+            ("clang_Cursor_getVarDeclInitializer", [cursor], cursor)):
+        fn = getattr(lib, name)
+        fn.argtypes, fn.restype = args, result
     # The unary kinds are numbers in this version's enum: check the table against libclang itself.
     for k, s in _UNARY_KINDS.items():
         got = ci._CXString.from_result(lib.clang_getUnaryOperatorKindSpelling(k))
@@ -227,85 +189,6 @@ def var_init(c):
     return r
 
 
-# --------------------------------------------------------------------------- shared with the pycparser frontend
-# (duplicated, not imported: this frontend must work without pycparser installed, and vice versa)
-
-
-def preprocess(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc: str | Sequence[str] = "gcc") -> str:
-    """Run the C preprocessor exactly as the pycparser frontend does."""
-    cmd = [*([cc] if isinstance(cc, str) else cc), *CPP_FLAGS]
-    cmd += [f"-I{d}" for d in include_dirs]
-    cmd += [f"-D{d}" for d in defines]
-    cmd += [f"-U{u}" for u in undefs]
-    src_dir = str(Path(path).parent) if path != "<stdin>" else "."
-    cmd += [f"-I{src_dir}", "-x", "c", "-"]
-    feed = f'# 1 "{path}"\n' + text
-    try:
-        p = subprocess.run(cmd, input=feed, capture_output=True, text=True)
-    except OSError as exc:
-        raise error(None, f"cannot run the C preprocessor '{cmd[0]}': {exc.strerror or exc}") from None
-    if p.returncode != 0:
-        msg = p.stderr.strip().splitlines()
-        first = next((m for m in msg if "error" in m), msg[0] if msg else "preprocessing failed")
-        m = re.match(r"(.*?):(\d+):(?:(\d+):)? (?:fatal )?error: (.*)", first)  # (gcc gives no column at EOF)
-        if m:
-            raise error(Coord(m.group(1), int(m.group(2)), int(m.group(3) or 1)), m.group(4))
-        raise error(Coord(path, 1, 1), f"the C preprocessor failed: {first}")
-    return p.stdout
-
-
-
-
-class _PtrCast(Cast):
-    """A pointer cast; the punning pass turns ``*(T *)&x`` into a BitCast (same class name as the
-    pycparser frontend's, so structural dumps agree)."""
-
-
-def retype(e: Expr, t: T.CType) -> Expr:
-    """The same value spelled with type ``t`` (a typedef of the same type)."""
-    if isinstance(e, Const):
-        return Const(t, e.value, e.text)
-    return Cast(t, e)
-
-
-def walk_shallow(stmts: list[Stmt]):
-    for s in stmts:
-        yield s
-        if isinstance(s, If):
-            yield from walk_shallow(s.then)
-            yield from walk_shallow(s.els)
-        elif isinstance(s, Block):
-            yield from walk_shallow(s.body)
-
-
-def uniquify_locals(fn: Function) -> None:
-    seen = {p.name for p in fn.params}
-    for s in fn.locals:
-        name = s.name
-        n = 2
-        while name in seen:
-            name = f"{s.name}_{n}"
-            n += 1
-        s.name = name
-        seen.add(name)
-
-
-def parse_declare_simd(text: str) -> dict[str, str] | None:
-    """Parameter shapes from ``#pragma omp declare simd uniform(a, b) linear(i)``."""
-    words = text.split()
-    if words[:3] != ["omp", "declare", "simd"]:
-        return None
-    shapes: dict[str, str] = {}
-    for clause, args in re.findall(r"(uniform|linear)\s*\(([^)]*)\)", text):
-        for a in args.split(","):
-            name = a.split(":")[0].strip()
-            if name:
-                shapes[name] = clause
-    return shapes
-
-
-_NONLOCAL_JUMPS = {"setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp", "longjmp", "_longjmp", "siglongjmp",
-                   "__longjmp_chk", "vfork", "fork"}
 _BASIC_WORDS = {"void", "_Bool", "char", "short", "int", "long", "signed", "unsigned", "float", "double",
                 "__int128", "_Complex", "__signed__", "__signed"}
 _QUALIFIERS = {"const", "volatile", "restrict", "__restrict", "__restrict__", "__const", "__volatile__",
@@ -331,16 +214,13 @@ class TypeMismatch:
 # --------------------------------------------------------------------------- the reader
 
 
-class ClangReader:
+class ClangReader(Builder):
     """Builds a Module from one clang translation unit of gcc-preprocessed text."""
 
     def __init__(self, path: str, source: str, tu, buf_name: str, buf: bytes, target: T.Target = T.HOST) -> None:
+        super().__init__(path, source, target)
         K = ci.CursorKind
         self.K = K
-        self.path = path
-        self.source = source
-        self.target = target
-        self.here: Coord | None = None  # the statement or declaration being read (for errors)
         self.record_errors: dict[object, ExpandError] = {}
         self.enum_rules: dict[object, T.Int] = {}
         self.depth = 0  # of expr(): stop before Python's recursion limit (inside libclang's callbacks,
@@ -348,28 +228,15 @@ class ClangReader:
         self.tu = tu
         self.buf_name = buf_name
         self.buf = buf
-        self.templates: frozenset[str] = frozenset()  # (set by read: .c files the user's file includes)
         self._file = tu.get_file(buf_name)
         self._line_starts = [0] + [m.end() for m in re.finditer(b"\n", buf)]
         self.records: dict[object, T.Record] = {}
         self.typedefs: dict[object, T.CType] = {}
-        self.globals: dict[str, Symbol] = {}
         self.global_decls: dict[str, object] = {}
-        self.functions: dict[str, Function] = {}
-        self.func_nodes: dict[str, object] = {}
         self.group_head: dict[int, object] = {}
         self.local_syms: dict[int, Symbol] = {}
-        self.locals: list[Symbol] = []
-        # Side effects inside expressions: as the pycparser frontend's (Reader.before/conditional/unevaluated)
-        self.before: list[Stmt] | None = None
-        self.conditional = 0
-        self.unevaluated = 0
-        self.cur_ret: T.CType = T.VOID
         self.mismatches: list[TypeMismatch] = []
         self._mismatch_seen: set[str] = set()
-        self.pending_simd: dict[str, str] | None = None
-        self.simd: dict[str, dict[str, str]] = {}
-        self.local_statics: list[Symbol] = []  # function-local statics, file-scope symbols (name_local_statics)
         self._walk_first = {K.PAREN_EXPR, K.UNEXPOSED_EXPR, K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR,
                             K.UNARY_OPERATOR, K.CONDITIONAL_OPERATOR, K.ARRAY_SUBSCRIPT_EXPR, K.CALL_EXPR,
                             K.MEMBER_REF_EXPR}
@@ -505,19 +372,8 @@ class ClangReader:
 
     def paren_words(self, start: int) -> list[str]:
         """Basic-type words of the parenthesized type name starting at byte ``start``."""
-        depth = 0
-        i = start
-        n = len(self.buf)
-        while i < n:
-            ch = self.buf[i:i + 1]
-            if ch == b"(":
-                depth += 1
-            elif ch == b")":
-                depth -= 1
-                if depth == 0:
-                    break
-            i += 1
-        return self._spec_text(self.buf[start:i + 1].decode("utf-8", "replace"))[0]
+        end = closing_bracket(self.buf, start, b"()")
+        return self._spec_text(self.buf[start:end + 1].decode("utf-8", "replace"))[0]
 
     # ------------------------------------------------------------------ types
     def ctype(self, t, words: list[str] | None = None, where: Coord | None = None) -> T.CType:
@@ -537,13 +393,7 @@ class ClangReader:
             return self.ctype(t.get_named_type(), words, where)
         if k == TK.TYPEDEF:
             d = t.get_declaration()
-            name = d.spelling
-            under = self.typedef_type(d)
-            if isinstance(under, T.Int):
-                return T.Int(under.bits, under.signed, under.is_bool, spelling=name)
-            if isinstance(under, T.Float):
-                return T.Float(under.bits, spelling=name)
-            return under
+            return typedef_spelled(self.typedef_type(d), d.spelling)
         if k == TK.POINTER:
             pt = t.get_pointee()
             return T.Pointer(self.ctype(pt, words, where), const=pt.is_const_qualified())
@@ -631,8 +481,7 @@ class ClangReader:
         if t is None:
             t = self.ctype(d.underlying_typedef_type, self.spec(d)[0], self.start_coord(d))
             self.typedefs[key] = t
-            if isinstance(t, T.Record) and not t.tag and not t.spelling:
-                t.spelling = d.spelling  # (typedef struct { ... } name: the output defines it under this name)
+            name_typedef_record(t, d.spelling)
         return t
 
     def record(self, d) -> T.Record:
@@ -735,17 +584,8 @@ class ClangReader:
         start = self.buf.find(b"(", d.location.offset)
         if start < 0:
             return False
-        depth, i = 0, start
-        while i < len(self.buf):
-            ch = self.buf[i:i + 1]
-            if ch == b"(":
-                depth += 1
-            elif ch == b")":
-                depth -= 1
-                if depth == 0:
-                    break
-            i += 1
-        return any(a.extent.start.offset > i for a in args)
+        end = closing_bracket(self.buf, start, b"()")
+        return any(a.extent.start.offset > end for a in args)
 
     def anonymous_member(self, defn):
         """The first anonymous struct/union member of a record definition (``struct { int a; };``
@@ -783,6 +623,10 @@ class ClangReader:
         self.mismatch(TypeMismatch(self.pcoord(c), self.text(c), what, ours, clang_type.get_canonical().spelling))
         return theirs
 
+    def confirm(self, t: T.CType, c, what: str) -> T.CType:
+        """``t``, checked against clang's type of cursor ``c`` (``agree``), where there is a cursor."""
+        return t if c is None else self.agree(t, c.type, c, what)
+
     def mismatch(self, m: TypeMismatch) -> None:
         if str(m) not in self._mismatch_seen:
             self._mismatch_seen.add(str(m))
@@ -814,23 +658,8 @@ class ClangReader:
             self.toplevel(c)
         self.templates = template_files(self.buf.decode("utf-8", "replace"), self.path)
         prologue = module_prologue(self.source, self.templates)
-        self.failed: dict[str, ExpandError] = {}
-        for name, fd in self.func_nodes.items():
-            if self.in_user_file(fd):
-                try:
-                    self.functions[name] = self.function(fd)
-                except ExpandError as exc:
-                    if not keep_going:
-                        raise
-                    self.failed[name] = exc
-            else:
-                try:  # a static helper from one of the user's headers: used if it converts
-                    self.functions[name] = self.function(fd)
-                except ExpandError:
-                    pass
-        mod = Module(self.path, self.source.splitlines(), self.functions, self.globals, prologue, self.templates)
-        name_local_statics(mod, self.local_statics)
-        return mod
+        self.read_functions(keep_going)
+        return self.module(prologue)
 
     def pragmas(self) -> list[tuple[int, str]]:
         """(offset, text after ``#pragma``) of the file-scope pragma lines gcc -E passed through
@@ -875,48 +704,28 @@ class ClangReader:
                 raise error(self.coord(c), "top-level inline assembly is not supported")
 
     def declare_global(self, d, defined: bool) -> None:
-        name = d.spelling
-        prev = self.globals.get(name)
         quals = self.spec(d)[1]
-        sym = Symbol(name, T.VOID, "global", self.decl_coord(d), static=d.storage_class == ci.StorageClass.STATIC,
-                     const="const" in quals, volatile="volatile" in quals)
-        sym.type = None  # resolved lazily, as the pycparser frontend: headers declare many unused things
-        sym.defined_here = defined
-        if prev is not None and not defined:
-            return
-        if d.kind == self.K.FUNCTION_DECL:
-            sym.kind = "func"
-        self.global_decls[name] = d
-        self.globals[name] = sym
+        if self.new_global(d.spelling, self.decl_coord(d), d.storage_class == ci.StorageClass.STATIC,
+                           "const" in quals, "volatile" in quals, defined, d.kind == self.K.FUNCTION_DECL):
+            self.global_decls[d.spelling] = d
 
     def global_symbol(self, name: str) -> Symbol:
         sym = self.globals[name]
         if sym.type is None:
             d = self.global_decls[name]
-            here, self.here = self.here, self.decl_coord(d)
-            try:
-                t = self.decl_type(d)
-                init = var_init(d) if d.kind == self.K.VAR_DECL else None
-                if isinstance(t, T.Array) and t.length is None and init is not None \
-                        and init.kind == self.K.INIT_LIST_EXPR:
-                    t = T.Array(t.elem, self.init_length(t, init))
-                sym.type = t  # (before the initializer, which may name the symbol: sizeof x)
-                value = self.global_init(init, t) if init is not None and sym.defined_here else None
-            except ExpandError:
-                sym.type = None  # (tried again, and refused again, by the next function that uses it)
-                raise
-            finally:
-                self.here = here
-            sym.init = value
+            init = var_init(d) if d.kind == self.K.VAR_DECL else None
+            self.resolve_global(sym, self.decl_coord(d), lambda: self.decl_type(d), init, init)
         return sym
 
-    def global_init(self, init, t: T.CType):
-        init = self.strip_parens(init)
-        if init.kind == self.K.INIT_LIST_EXPR:
-            if isinstance(t, (T.Array, T.Record)):
-                return inits.nest(t, self.flatten_init(t, init)[0])
-            return self.global_init(self.init_items(init)[0], t)
-        return self.convert(self.expr(init), t)
+    def as_init_list(self, node):
+        node = self.strip_parens(node)
+        return node if node.kind == self.K.INIT_LIST_EXPR else None
+
+    def scalar_init(self, init):
+        return self.scalar_item(self.init_items(init)[0])
+
+    def init_coord(self, init) -> Coord:
+        return self.coord(init)
 
     def init_items(self, init) -> list:
         """The items of an initializer list without designators (a scalar's ``{x}``)."""
@@ -964,12 +773,7 @@ class ClangReader:
                 k += 1
                 pos = m.end()
                 continue
-            depth, j = 0, m.start(2)
-            while j < len(text):
-                depth += {"[": 1, "]": -1}.get(text[j], 0)
-                if depth == 0:
-                    break
-                j += 1
+            j = closing_bracket(text, m.start(2), "[]")
             inner = text[m.end(2):j]
             count = 2 if re.search(r"\.\.\.", inner) else 1
             if j >= len(text) or k + count > len(parts) or any(p.kind == self.K.MEMBER_REF for p in parts[k:k + count]):
@@ -987,24 +791,12 @@ class ClangReader:
             raise bad
         return inits.Item(ds, value, self.pcoord(value))
 
-    def flatten_init(self, t: T.CType, init) -> tuple[list, int]:
-        """The subobjects brace list ``init`` initializes in an object of type ``t`` (frontends/initializers.py)."""
-        return inits.flatten(t, self.init_list(init) or [], self.coord(init), self.init_list, self.expr, self.convert)
-
-    def init_length(self, t: T.Array, init) -> int:
-        """The length brace list ``init`` gives array ``t[]`` (its values are not read)."""
-        return inits.flatten(t, self.init_list(init) or [], self.coord(init), self.init_list,
-                             lambda _: Const(T.INT, 0, "0"), lambda e, _: e)[1]
-
     # ------------------------------------------------------------------ functions
     def function(self, fd) -> Function:
         K = self.K
         ftype = self.func_type(fd)
+        self.begin_function(fd.spelling, ftype.ret)
         self.local_syms = {}
-        self.locals = []
-        self.switch_depth = 0  # switch statements being read around the current statement
-        self.switch_count = 0  # switch statements read in this function (their labels' numbers)
-        self.fn_name = fd.spelling
         params: list[Symbol] = []
         if ftype.variadic:
             m = None
@@ -1014,37 +806,21 @@ class ClangReader:
                     break
                 if tok.spelling == "{":
                     break
-            raise error(self.loc_coord(m.location) if m is not None else self.coord(fd),
-                        f"variadic function '{fd.spelling}' cannot be expanded", "give it a fixed parameter list")
+            raise self.variadic_definition(self.loc_coord(m.location) if m is not None else self.coord(fd), fd.spelling)
         for p in fd.get_arguments():
             pt = self.ctype(p.type, self.spec(p)[0], self.start_coord(p))
             if isinstance(pt, T.Void):
                 continue
-            if not p.spelling:
-                raise error(self.decl_coord(p), "unnamed parameter")
-            if p.type.is_volatile_qualified() or (isinstance(T.decay(pt), T.Pointer)
-                                                  and p.type.get_canonical().get_pointee().is_volatile_qualified()):
-                raise error(self.decl_coord(p), f"volatile parameter '{p.spelling}' cannot be vectorized",
-                            "drop 'volatile' (vector code reads and writes whole gangs of lanes at once)")
-            s = Symbol(p.spelling, T.decay(pt), "param", self.decl_coord(p),
-                       volatile=p.type.is_volatile_qualified())
+            target_volatile = isinstance(T.decay(pt), T.Pointer) \
+                and p.type.get_canonical().get_pointee().is_volatile_qualified()
+            s = self.parameter(self.decl_coord(p), p.spelling, pt, p.type.is_volatile_qualified(), target_volatile)
             params.append(s)
             self.local_syms[self.key(p)] = s
-        for prm in params:
-            prm.shape = self.simd.get(fd.spelling, {}).get(prm.name, "")
-        for n in self.simd.get(fd.spelling, {}):
-            if n not in {prm.name for prm in params}:
-                raise error(self.coord(fd), f"'#pragma omp declare simd' names '{n}', which is not a parameter of "
-                            f"'{fd.spelling}'", "name the function's own parameters in uniform(...) and linear(...)")
-        self.cur_ret = ftype.ret
+        self.simd_shapes(fd.spelling, params, self.coord(fd))
         body_c = next(c for c in self.children(fd) if c.kind == K.COMPOUND_STMT)
         body = self.compound(body_c)
-        words, quals = self.spec(fd)
-        fn = Function(fd.spelling, ftype.ret, params, body, self.coord(fd),
-                      static=fd.storage_class == ci.StorageClass.STATIC, inline="inline" in quals,
-                      locals=self.locals, variadic=ftype.variadic)
-        uniquify_locals(fn)
-        return fn
+        return self.end_function(fd.spelling, ftype, params, body, self.coord(fd),
+                                 fd.storage_class == ci.StorageClass.STATIC, "inline" in self.spec(fd)[1])
 
     def compound(self, c) -> list[Stmt]:
         out: list[Stmt] = []
@@ -1074,36 +850,6 @@ class ClangReader:
             self.before = outer
             self.depth -= 1
 
-    def side_effect(self, stmts: list[Stmt], co: Coord, what: str) -> None:
-        """Run ``stmts`` before the statement being read: the side effects of an expression."""
-        if self.unevaluated:
-            return
-        if self.before is None:
-            raise error(co, f"{what} is not supported here", "write it as a statement of its own")
-        if self.conditional:
-            raise error(co, f"{what} inside an operand of &&, || or ?: is not supported",
-                        "write it as a statement of its own before the condition")
-        self.before.extend(stmts)
-
-    def captured(self, read):
-        """``read()`` and the statements its side effects need first."""
-        outer, self.before = self.before, []
-        try:
-            value = read()
-            return value, self.before
-        finally:
-            self.before = outer
-
-    @contextmanager
-    def sometimes(self):
-        """Around reading an operand that is evaluated only sometimes (&&, ||, ?:); a context manager,
-        not a callback, so that deep nesting takes no more stack frames than before."""
-        self.conditional += 1
-        try:
-            yield
-        finally:
-            self.conditional -= 1
-
     def _stmt(self, c) -> list[Stmt]:
         K = self.K
         k = c.kind
@@ -1131,30 +877,19 @@ class ClangReader:
             return [If(co, cond, self.body_of(ch[1]), self.body_of(ch[2] if len(ch) > 2 else None), likely)]
         if k == K.RETURN_STMT:
             ch = self.children(c)
-            if not ch:
-                return [Return(co, None)]
-            return [Return(co, self.convert(self.expr(ch[0]), self.cur_ret))]
+            return self.return_stmt(co, self.expr(ch[0]) if ch else None)
         if k == K.DO_STMT:
             body_c, cond_c = self.children(c)
             cc = self.strip_parens(cond_c)
             if cc.kind == K.INTEGER_LITERAL and self.token_text(cc) == "0":
-                body = self.body_of(body_c)
-                if any(isinstance(s, (Break, Continue)) for s in walk_shallow(body)):
-                    raise error(co, "'break' or 'continue' inside 'do { } while (0)' is not supported")
-                return [Block(co, body)]
+                return self.do_once(co, self.body_of(body_c))
             body = self.body_of(body_c)
             cond, pre = self.captured(lambda: self.truth(self.expr(cond_c)))
-            if pre:
-                raise error(self.pcoord(cond_c), "an assignment or increment in a do-while condition is not"
-                            " supported", "update the variable at the end of the loop body")
-            return [Loop(co, "do", cond, body)]
+            return self.do_loop(co, body, cond, pre, self.pcoord(cond_c))
         if k == K.WHILE_STMT:
             cond_c, body_c = self.children(c)
             cond, pre = self.captured(lambda: self.truth(self.expr(cond_c)))
-            body = self.body_of(body_c)
-            if pre:  # while ((n -= 1) > 0): the update runs before every test
-                return [Loop(co, "for", None, [*pre, If(co, Unary(T.INT, "!", cond), [Break(co)], [])] + body)]
-            return [Loop(co, "while", cond, body)]
+            return self.while_loop(co, cond, pre, self.body_of(body_c))
         if k == K.FOR_STMT:
             init_c, cond_c, step_c, body_c = self.for_parts(c)
             init: list[Stmt] = []
@@ -1170,11 +905,7 @@ class ClangReader:
             step: list[Stmt] = []
             for e in self.comma_list(step_c) if step_c is not None else []:
                 step.extend(self.stmt(e))
-            body = self.body_of(body_c)
-            if pre and cond is not None:
-                body = [*pre, If(co, Unary(T.INT, "!", cond), [Break(co)], []), *body]
-                cond = None
-            return [Loop(co, "for", cond, body, init, step)]
+            return self.for_loop(co, init, cond, pre, step, self.body_of(body_c))
         if k == K.INDIRECT_GOTO_STMT:
             raise error(co, "a computed 'goto *' cannot be vectorized", "branch with if/else or a plain 'goto label'")
         if k == K.GOTO_STMT:
@@ -1192,9 +923,7 @@ class ClangReader:
         if k == K.SWITCH_STMT:
             return self.switch(c)
         if k in (K.CASE_STMT, K.DEFAULT_STMT):
-            word = "case" if k == K.CASE_STMT else "default"
-            if not self.switch_depth:
-                raise error(co, f"'{word}' label outside a 'switch'")
+            self.case_allowed(co, "case" if k == K.CASE_STMT else "default")
             ch = self.children(c)
             if k == K.DEFAULT_STMT:
                 label = CaseLabel(co, default=True)
@@ -1216,11 +945,7 @@ class ClangReader:
             raise error(co, "a statement expression without a value is not supported here")
         declared = len(self.locals)
         stmts = [x for item in items[:-1] for x in self.stmt(item)]
-        own = set(self.locals[declared:])
-        if self.conditional and all(pure_local_assignment(x, own) for x in stmts):
-            self.before.extend(stmts)  # (only its own temporaries: evaluating them always changes nothing)
-        else:
-            self.side_effect(stmts, co, "a statement expression")
+        self.statement_value(co, stmts, set(self.locals[declared:]))
         return self.expr(items[-1])
 
     def asm(self, c) -> list[Stmt]:
@@ -1245,45 +970,16 @@ class ClangReader:
         exprs = [x for x in self.children(c) if x.kind.is_expression()]
         if len(exprs) != len(outs) + len(ins):
             raise error(co, "this asm statement's operands are not supported")
-        out_c, in_c = exprs[:len(outs)], exprs[len(outs):]
-        result: list[Stmt] = []
-        for j, (cons, target) in enumerate(zip(outs, out_c)):
-            if cons.startswith("+"):
-                continue
-            tied = [e for cn, e in zip(ins, in_c) if cn == str(j)]
-            if not cons.startswith("=") or len(tied) != 1:
-                raise error(co, "an empty asm statement that sets an output is supported only with the output tied to"
-                            " an input (\"=x\" (y) : \"0\" (x))")
-            tgt = self.lvalue(target)
-            result.append(Assign(co, tgt, self.convert(self.expr(tied[0]), tgt.type)))
-        for e in in_c:
-            self.expr(e)
-        return result
+        return self.asm_assignments(co, list(zip(outs, exprs)), list(zip(ins, exprs[len(outs):])))
 
     def switch(self, c) -> list[Stmt]:
         """``switch``: its body read with case-label markers, lowered by frontends/statements.py."""
-        co = self.coord(c)
         ch = self.children(c)
         cond_c, body_c = ch[-2], ch[-1]
-        value = self.expr(cond_c)
-        if not isinstance(value.type, T.Int):
-            raise error(self.pcoord(cond_c), f"the controlling expression of a 'switch' has type '{value.type}', "
-                        "not an integer type")
-        value = self.convert(value, T.promote(value.type))
-        self.switch_count += 1
-        number = self.switch_count
-        self.switch_depth += 1
-        try:
+        value, number = self.switch_value(self.expr(cond_c), self.pcoord(cond_c))
+        with self.in_switch():
             body = self.body_of(body_c)
-        finally:
-            self.switch_depth -= 1
-
-        def temp(t: T.CType) -> Symbol:
-            sym = Symbol("switch_value", t, "local", co, temp=True)
-            self.locals.append(sym)
-            return sym
-
-        return lower_switch(co, value, body, number, temp)
+        return self.switch_statement(self.coord(c), value, number, body)
 
     def case_value(self, c) -> int:
         v = fold_int(self.expr(c))
@@ -1356,17 +1052,9 @@ class ClangReader:
             inner = next(x for x in self.children(c) if x.kind == K.COMPOUND_STMT)
             return [Block(self.coord(inner), self.compound(inner))]
         if k in (K.DECL_REF_EXPR, K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.CHARACTER_LITERAL, K.STRING_LITERAL,
-                 K.CSTYLE_CAST_EXPR, K.BINARY_OPERATOR):
-            e = self.expr(c)
-            if any(isinstance(x, Call) for x in e.walk()):
-                return [ExprStmt(co, e)]  # (void) g(x);  g(x) + 1;  -- the calls stay, for their effects
-            return []  # an expression statement without effect: type-checked, dropped
-        if k in (K.UNARY_OPERATOR, K.CXX_UNARY_EXPR, K.CONDITIONAL_OPERATOR, K.MEMBER_REF_EXPR,
-                 K.ARRAY_SUBSCRIPT_EXPR):
-            e = self.expr(c)  # (their side effects are in self.before)
-            if any(isinstance(x, Call) for x in e.walk()):
-                return [ExprStmt(co, e)]
-            return []
+                 K.CSTYLE_CAST_EXPR, K.BINARY_OPERATOR, K.UNARY_OPERATOR, K.CXX_UNARY_EXPR, K.CONDITIONAL_OPERATOR,
+                 K.MEMBER_REF_EXPR, K.ARRAY_SUBSCRIPT_EXPR):
+            return self.expression_statement(co, self.expr(c))  # (side effects are in self.before)
         raise error(co, f"statement '{_pyc_name(k, K)}' is not supported")
 
     def memcpy_pun(self, c) -> Assign | None:
@@ -1381,12 +1069,7 @@ class ClangReader:
             return None
         dst = self.lvalue(self.children(args[0])[0])
         src = self.expr(self.children(args[1])[0])
-        n = fold_int(self.expr(ch[3]))
-        if not (dst.type.is_arith() and src.type.is_arith()) or n != dst.type.size() or n != src.type.size():
-            raise error(self.pcoord(c), "memcpy is only supported between same-size scalar variables",
-                        "copy whole int/float values: memcpy(&i, &x, sizeof i)")
-        value = src if T.strip_spelling(src.type) == T.strip_spelling(dst.type) else BitCast(dst.type, src)
-        return Assign(self.pcoord(c), dst, value)
+        return self.bit_copy(self.pcoord(c), dst, src, fold_int(self.expr(ch[3])))
 
     def condition(self, c) -> tuple[Expr, bool | None]:
         likely = None
@@ -1395,40 +1078,23 @@ class ClangReader:
             ch = self.children(s)
             callee = self.strip(ch[0])
             if callee.kind == self.K.DECL_REF_EXPR and callee.spelling == "__builtin_expect" and len(ch) == 3:
-                v = fold_int(self.expr(ch[2]))
-                if v is not None:
-                    likely = bool(v)
+                likely = self.expect_hint(self.expr(ch[2]))
         return self.expr(c), likely
 
     def update(self, c) -> Assign:
-        K = self.K
-        co = self.pcoord(c)
-        if c.kind == K.UNARY_OPERATOR:
-            target = self.lvalue(self.children(c)[0])
-            op = "+" if "++" in unary_op(c) else "-"
-            value = self.binary(op, target, Const(T.INT, 1, "1"), c)
-            return Assign(co, target, self.convert(value, target.type))
+        """An assignment, ``++`` or ``--``."""
+        if c.kind == self.K.UNARY_OPERATOR:
+            target = self.lvalue(self.children(c)[0])  # (clang's type of x++ is x's, not the sum's: no cursor)
+            return self.increment(self.pcoord(c), target, "+" if "++" in unary_op(c) else "-")
         lhs_c, rhs_c = self.children(c)
         target = self.lvalue(lhs_c)
         rhs = self.expr(rhs_c)  # (a = b = c: b = c runs first, through self.before)
         op = binary_op(c)
-        if op != "=":
-            # clang converts the right operand of a compound assignment to the computation type
-            rc = rhs_c if op not in ("<<=", ">>=") else None
-            rhs = self.binary(op[:-1], target, rhs, c, None, rc, check_result=False)
-        return Assign(co, target, self.convert(rhs, target.type))
+        # (clang converts the right operand of a compound assignment, not a shift's, to the computation type)
+        return self.assign(self.pcoord(c), target, op, rhs, rhs_c if op not in ("<<=", ">>=") else None)
 
     def lvalue(self, c) -> Expr:
-        e = self.expr(c)
-        if not isinstance(e, (Var, Index, Member)) and not (isinstance(e, Unary) and e.op == "*"):
-            raise error(self.pcoord(c), "expression is not assignable")
-        root = e
-        while isinstance(root, (Index, Member)):
-            root = root.base
-        if isinstance(root, Var):
-            written_static(root.sym, self.pcoord(c))
-        # (an assignment to a global variable: expand/passes/global_writes.py takes it or diagnoses it)
-        return e
+        return self.assignable(self.expr(c), self.pcoord(c))
 
     def local_decl(self, d) -> list[Stmt]:
         K = self.K
@@ -1441,41 +1107,22 @@ class ClangReader:
             return []
         co = self.decl_coord(d)
         sc = d.storage_class
-        if sc == ci.StorageClass.EXTERN:
-            raise error(co, f"local 'extern' variable '{d.spelling}' is not supported", "move it to file scope")
         words, quals = self.spec(d)
-        if "volatile" in quals:
-            raise error(co, f"volatile variable '{d.spelling}' cannot be vectorized")
+        self.local_storage(co, d.spelling, sc == ci.StorageClass.EXTERN, "volatile" in quals)
         for a in d.get_children():
             if a.kind == K.UNEXPOSED_ATTR and any(t.spelling.strip("_") == "cleanup" for t in a.get_tokens()):
-                raise error(co, f"'__attribute__ ((cleanup))' on '{d.spelling}' is not supported",
-                            "call the cleanup function at the end of the block yourself (the pycparser frontend "
-                            "reads glibc's SET_RESTORE_ROUND)")
+                raise self.cleanup_attribute(co, d.spelling,
+                                             " (the pycparser frontend reads glibc's SET_RESTORE_ROUND)")
         if d.type.get_canonical()._kind_id == ci.TypeKind.VARIABLEARRAY.value:
             raise error(co, f"variable-length array '{d.spelling}' is not supported")
         t = self.ctype(d.type, words, self.start_coord(d))
-        if sc == ci.StorageClass.STATIC:
-            return self.local_static(d, t, "const" in quals)
-        if isinstance(t, T.Array):
-            check_local_array(co, d.spelling, t)
-        elif isinstance(t, T.Record):
-            local_record_check(co, d.spelling, t, self.target)
-        sym = Symbol(d.spelling, t, "local", co, const="const" in quals)
-        self.local_syms[self.key(d)] = sym
-        self.locals.append(sym)
         init = var_init(d)
-        if init is None:
-            return record_declared(co, sym)
-        init = self.strip_parens(init)
-        if init.kind == K.INIT_LIST_EXPR:
-            if isinstance(t, (T.Record, T.Array)):
-                return aggregate_initializer(co, sym, self.flatten_init(t, init)[0])
-            items = self.init_items(init)
-            return [Assign(co, Var(t, sym), self.convert(self.expr(self.scalar_item(items[0])), t))]
-        if isinstance(t, T.Array):
-            raise error(co, f"local array '{d.spelling}' is initialized by a string or an expression, not a list",
-                        "initialize it with a list: = {...}")
-        return [Assign(co, Var(t, sym), self.convert(self.expr(init), t))]
+        if sc == ci.StorageClass.STATIC:
+            self.local_syms[self.key(d)] = self.static_local(co, d.spelling, t, "const" in quals, init)
+            return []
+        sym = self.declare_local(co, d.spelling, t, "const" in quals)
+        self.local_syms[self.key(d)] = sym
+        return self.initialize_local(co, sym, None if init is None else self.strip_parens(init))
 
     def scalar_item(self, item):
         """The expression of a scalar's initializer item: ``x``, ``{x}`` or ``{{x}}``."""
@@ -1484,47 +1131,7 @@ class ClangReader:
             item = self.strip_parens(self.init_items(item)[0])
         return item
 
-    def local_static(self, d, t: T.CType, const: bool) -> list[Stmt]:
-        """A function-local ``static`` variable: a file-scope one under a file-unique name (its
-        writes are refused where they are made)."""
-        co = self.decl_coord(d)
-        init = var_init(d)
-        value = None
-        if init is not None:
-            here, self.here = self.here, co
-            try:
-                value = self.global_init(init, t)
-            finally:
-                self.here = here
-        sym = local_static(co, d.spelling, t, const, value, self.fn_name)
-        self.local_syms[self.key(d)] = sym
-        self.local_statics.append(sym)
-        return []
-
     # ------------------------------------------------------------------ expressions
-    def convert(self, e: Expr, t: T.CType) -> Expr:
-        """Implicit conversion of ``e`` to ``t``, shaped as the pycparser frontend shapes it."""
-        et = e.type
-        if isinstance(t, T.Void):
-            return e
-        if et == t and not (isinstance(et, T.Int) and isinstance(t, T.Int) and et.is_bool != t.is_bool):
-            if isinstance(t, (T.Int, T.Float)) and et.spelling != t.spelling:
-                return retype(e, t)
-            return e
-        if isinstance(t, T.Pointer) and isinstance(et, (T.Array, T.Pointer, T.Func)):
-            return e
-        if isinstance(t, T.Pointer) and is_null_pointer_constant(e):
-            return Const(t, 0, "0")
-        if isinstance(t, (T.Int, T.Float)) and isinstance(et, (T.Int, T.Float)):
-            if isinstance(e, Const) and isinstance(t, T.Int) and isinstance(e.value, int):
-                return Const(t, t.wrap(e.value), e.text)
-            return Cast(t, e)
-        if isinstance(t, T.Record) and et is t:
-            return e
-        if isinstance(e, InitList):
-            raise error(self.here, "this initializer list is not supported")
-        raise error(self.here, f"cannot convert '{et}' to '{t}'")
-
     def expr(self, c) -> Expr:
         self.depth += 1
         try:
@@ -1546,15 +1153,11 @@ class ClangReader:
         if k == K.BINARY_OPERATOR:
             op = binary_op(c)
             if op == "=":  # its value: the target's new value
-                a = self.update(c)
-                self.side_effect([a], co, "an assignment inside an expression")
-                return a.target
+                return self.assignment_value(co, self.update(c))
             if op == ",":  # (e1, e2): e1 for its side effects, then e2
                 *first, last = self.comma_list(c)
                 for e in first:
-                    v = self.expr(e)
-                    if any(isinstance(x, Call) for x in v.walk()):
-                        self.side_effect([ExprStmt(co, v)], co, "a call in the left operand of ','")
+                    self.comma_operand(co, self.expr(e))
                 return self.expr(last)
             lc, rc = self.children(c)
             left = self.expr(lc)
@@ -1563,62 +1166,30 @@ class ClangReader:
                     right = self.expr(rc)
             else:
                 right = self.expr(rc)
-            return self.binary(op, left, right, c, lc, rc)
+            return self.binary(op, left, right, co, c, lc, rc)
         if k == K.COMPOUND_ASSIGNMENT_OPERATOR:
-            a = self.update(c)
-            self.side_effect([a], co, "an assignment inside an expression")
-            return a.target
+            return self.assignment_value(co, self.update(c))
         if k in (K.UNARY_OPERATOR, K.CXX_UNARY_EXPR):
-            return self.unary(c)
+            return self.unary_expr(c)
         if k == K.CSTYLE_CAST_EXPR:
-            return self.cast(c)
+            return self.cast_expr(c)
         if k == K.CONDITIONAL_OPERATOR:
             cc, ac, bc = self.children(c)
             cnd = self.truth(self.expr(cc))
             with self.sometimes():
                 a = self.expr(ac)
                 b = self.expr(bc)
-            if a.type.is_arith() and b.type.is_arith():
-                t = T.usual_arith(a.type, b.type)
-                t = self.agree(t, c.type, c, "type")
-                ta = self.agree(t, ac.type, ac, "converted type")
-                tb = self.agree(t, bc.type, bc, "converted type")
-                return Cond(t, cnd, self.convert(a, ta), self.convert(b, tb))
-            if a.type == b.type:
-                return Cond(a.type, cnd, a, b)
-            raise error(co, "conditional operator with these operand types is not supported")
+            return self.ternary(co, cnd, a, b, c, ac, bc)
         if k == K.CALL_EXPR:
             return self.call(c)
         if k == K.ARRAY_SUBSCRIPT_EXPR:
             bc, ic = self.children(c)
             base = self.expr(bc)
-            idx = self.expr(ic)
-            bt = base.type
-            if isinstance(bt, (T.Array, T.Pointer)):
-                elem = bt.elem if isinstance(bt, T.Array) else bt.target
-                if not idx.type.is_int():
-                    raise error(co, "array subscript is not an integer")
-                elem = self.agree(elem, c.type, c, "type")
-                return Index(elem, base, T.promote(idx.type) == idx.type and idx or Cast(T.promote(idx.type), idx))
-            raise error(co, "subscripted value is not an array or pointer")
+            return self.index(co, base, self.expr(ic), c)
         if k == K.MEMBER_REF_EXPR:
             ch = self.children(c)
             base = self.expr(ch[0])
-            bt = base.type
-            arrow = ch[0].type.get_canonical().kind == ci.TypeKind.POINTER
-            if arrow:
-                if not isinstance(bt, T.Pointer) or not isinstance(bt.target, T.Record):
-                    raise error(co, "'->' on a value that is not a pointer to a struct or union")
-                rec = bt.target
-            else:
-                if not isinstance(bt, T.Record):
-                    raise error(co, "'.' on a value that is not a struct or union")
-                rec = bt
-            ft = rec.field_type(c.spelling)
-            if ft is None:
-                raise error(co, f"no member named '{c.spelling}'")
-            ft = self.agree(ft, c.type, c, "type")
-            return Member(ft, base, c.spelling, arrow)
+            return self.member(co, base, c.spelling, ch[0].type.get_canonical().kind == ci.TypeKind.POINTER, c)
         if k == K.COMPOUND_LITERAL_EXPR:
             t = self.ctype(c.type, self.paren_words(c.extent.start.offset), self.start_coord(c))
             lists = [x for x in self.children(c) if x.kind == K.INIT_LIST_EXPR]
@@ -1643,7 +1214,7 @@ class ClangReader:
         raise error(co, f"expression '{self.text(c, 30)}' ({k.name.lower()}) is not supported by the clang "
                         "frontend", PYCPARSER_HINT)
 
-    def cast(self, c) -> Expr:
+    def cast_expr(self, c) -> Expr:
         co = self.pcoord(c)
         t = self.ctype(c.type, self.paren_words(c.extent.start.offset), co)
         inner = self.strip(self.children(c)[-1])
@@ -1653,20 +1224,7 @@ class ClangReader:
                 ld = long_double_literal(text, T.strip_spelling(t))
                 if ld is not None:
                     return ld
-        e = self.expr(self.children(c)[-1])
-        if isinstance(t, T.Void):
-            return e
-        if isinstance(t, T.Pointer):
-            if isinstance(e.type, (T.Pointer, T.Array)):
-                return _PtrCast(t, e)
-            if is_null_pointer_constant(e):
-                return Const(t, 0, "0")  # (T *) 0, NULL
-            raise error(co, "casting an integer to a pointer is not supported")
-        if not t.is_arith() or not (e.type.is_arith()):
-            raise error(co, f"cast from '{e.type}' to '{t}' is not supported")
-        if isinstance(e, Const) and isinstance(t, T.Int) and isinstance(e.value, int):
-            return Const(t, t.wrap(e.value), e.text)
-        return Cast(t, e)
+        return self.cast(t, self.expr(self.children(c)[-1]), co)
 
     def lookup(self, c) -> Expr:
         K = self.K
@@ -1694,10 +1252,7 @@ class ClangReader:
         if c.kind == K.STRING_LITERAL:
             raise error(co, "string literals are not supported in vectorized code")
         if c.kind == K.CHARACTER_LITERAL:
-            try:
-                ours, mine = T.char_constant(text, self.target)
-            except T.CharConstantError as exc:
-                raise error(co, str(exc)) from None
+            ours, mine = self.char_literal(text, co)
             t = self.agree(ours, c.type, c, "type")
             v = evaluate(c)
             if isinstance(v, int) and t.wrap(v) != mine:
@@ -1705,127 +1260,21 @@ class ClangReader:
                 mine = t.wrap(v)
             return Const(t, mine, text)
         if c.kind == K.FLOATING_LITERAL:
-            body, suffix = (text[:-1], text[-1].lower()) if text[-1] in "fFlL" else (text, "")
-            if suffix == "l" or c.type.get_canonical().kind == ci.TypeKind.LONGDOUBLE:
-                raise error(co, "long double constants are not supported")
-            v = evaluate(c)
-            if v is None:
-                v = float.fromhex(body) if body.lower().startswith("0x") else float(body)
-            if suffix == "f":
-                return Const(self.agree(T.FLOAT, c.type, c, "type"), float32(v), text)
-            return Const(self.agree(T.DOUBLE, c.type, c, "type"), v, text)
-        m = re.match(r"^(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)([uUlL]*)$", text)
-        if not m:
-            raise error(co, f"cannot read constant '{text}'")
-        from expand.ir.cprint import literal_type  # C11 6.4.4.1 on LP64, the rule both frontends follow
-        ours = literal_type(text)
-        if ours is None:
-            raise error(co, f"integer constant '{text}' is too large")
-        t = self.agree(ours, c.type, c, "type")
-        v = evaluate(c)
-        if not isinstance(v, int):
-            v = int(m.group(1), 0) if not re.match(r"0[0-7]+$", m.group(1)) else int(m.group(1), 8)
-        return Const(t, t.wrap(v) if isinstance(t, T.Int) else v, text)
+            return self.float_literal(text, co, c.type.get_canonical().kind == ci.TypeKind.LONGDOUBLE, c, evaluate(c))
+        return self.int_literal(text, co, c, evaluate(c))
 
-    def truth(self, e: Expr) -> Expr:
-        if isinstance(e, Binary) and e.op in ("==", "!=", "<", "<=", ">", ">=", "&&", "||"):
-            return e
-        if isinstance(e, Unary) and e.op == "!":
-            return e
-        if e.type.is_arith():
-            zero = Const(e.type, 0.0 if e.type.is_float() else 0, "0")
-            return Binary(T.INT, "!=", e, zero)
-        if isinstance(e.type, T.Pointer):
-            return Binary(T.INT, "!=", e, Const(e.type, 0, "0"))
-        raise error(self.here, f"value of type '{e.type}' used as a condition is not supported")
-
-    def binary(self, op: str, a: Expr, b: Expr, c, lc=None, rc=None, check_result: bool = True) -> Expr:
-        """``a op b`` with C's conversions: our rules for the spelling, clang's types checked against them.
-        ``lc``/``rc`` are clang's operands (with its implicit conversions) where there are any."""
+    def unary_expr(self, c) -> Expr:
         co = self.pcoord(c)
-        if op in ("&&", "||"):
-            t = self.agree(T.INT, c.type, c, "type") if check_result else T.INT
-            return Binary(t, op, self.truth(a), self.truth(b))
-        if op in ("==", "!=") and null_comparison(a, b) is not None:
-            p, _ = null_comparison(a, b)
-            null = Const(p.type, 0, "0")  # (the null constant in the pointer's type)
-            t = self.agree(T.INT, c.type, c, "type") if check_result else T.INT
-            return Binary(t, op, a if a is p else null, b if b is p else null)
-        if isinstance(a.type, (T.Pointer, T.Array)) or isinstance(b.type, (T.Pointer, T.Array)):
-            if op in COMPARISONS:
-                raise error(co, f"pointer comparison ('{op}') is not supported",
-                            "only comparisons of a pointer with a null pointer constant (p == 0) are")
-            raise error(co, f"pointer arithmetic ('{op}') is not supported", "index arrays with a[i] instead")
-        if not a.type.is_arith() or not b.type.is_arith():
-            raise error(co, f"operator '{op}' on '{a.type}' and '{b.type}' is not supported")
-        if op in ("<<", ">>"):
-            lt, rt = T.promote(a.type), T.promote(b.type)
-            if not (lt.is_int() and rt.is_int()):
-                raise error(co, "shift of a non-integer")
-            if lc is not None:
-                lt = self.agree(lt, lc.type, lc, "promoted type")
-            if rc is not None:
-                rt = self.agree(rt, rc.type, rc, "promoted type")
-            if check_result:
-                lt = self.agree(lt, c.type, c, "type")
-            return Binary(lt, op, self.convert(a, lt), self.convert(b, rt))
-        t = T.usual_arith(a.type, b.type)
-        if op in ("%", "&", "|", "^") and not t.is_int():
-            raise error(co, f"operator '{op}' needs integer operands")
-        ta = self.agree(t, lc.type, lc, "converted type") if lc is not None else t
-        tb = self.agree(t, rc.type, rc, "converted type") if rc is not None else t
-        a, b = self.convert(a, ta), self.convert(b, tb)
-        if op in COMPARISONS:
-            r = self.agree(T.INT, c.type, c, "type") if check_result else T.INT
-            return Binary(r, op, a, b)
-        if check_result:
-            t = self.agree(ta, c.type, c, "type")
-        return Binary(t, op, a, b)
-
-    def unary(self, c) -> Expr:
-        K = self.K
-        co = self.pcoord(c)
-        if c.kind == K.CXX_UNARY_EXPR:
+        if c.kind == self.K.CXX_UNARY_EXPR:
             return self.sizeof(c)
         op = unary_op(c)
         if op in ("p++", "p--", "++", "--"):  # its value: the new one (++x) or the old one (x++)
-            a = self.update(c)
-            if op in ("++", "--"):
-                self.side_effect([a], co, f"'{op}' inside an expression")
-                return a.target
-            old = Symbol(f"{lvalue_name(a.target)}_old", a.target.type, "local", co, temp=True)
-            self.locals.append(old)
-            self.side_effect([Assign(co, Var(old.type, old), a.target), a], co, f"'{op[1:]}' inside an expression")
-            return Var(old.type, old)
+            return self.increment_value(co, op, self.update(c))
         oc = self.children(c)[0]
         e = self.expr(oc)
-        if op == "&":
-            return Unary(self.agree(T.Pointer(e.type), c.type, c, "type"), "&", e)
-        if op == "*":
-            if isinstance(e.type, T.Pointer):
-                return Unary(self.agree(e.type.target, c.type, c, "type"), "*", e)
-            if isinstance(e.type, T.Array):
-                return Index(self.agree(e.type.elem, c.type, c, "type"), e, Const(T.INT, 0, "0"))
-            raise error(co, "dereference of a value that is not a pointer")
-        if op == "!":
-            return Unary(self.agree(T.INT, c.type, c, "type"), "!", self.truth(e))
-        if op not in ("+", "-", "~"):
+        if op not in ("&", "*", "!", "+", "-", "~"):
             raise error(co, f"operator '{op}' is not supported")
-        if not e.type.is_arith():
-            raise error(co, f"operator '{op}' on '{e.type}' is not supported")
-        t = T.promote(e.type)
-        t = self.agree(t, oc.type, oc, "promoted type")
-        t = self.agree(t, c.type, c, "type")
-        e = self.convert(e, t)
-        if op == "+":
-            return e
-        if op == "-" and isinstance(e, Const) and isinstance(e.value, int):
-            v = t.wrap(-e.value)
-            if v == -e.value:
-                return Const(t, v, f"-{e.text}")
-        if op == "~" and not t.is_int():
-            raise error(co, "'~' needs an integer operand")
-        return Unary(t, op, e)
+        return self.unary(op, e, co, c, oc)
 
     def sizeof(self, c) -> Const:
         co = self.pcoord(c)
@@ -1838,11 +1287,8 @@ class ClangReader:
         paren = start + len(word) + (len(rest) - len(rest.lstrip())) if rest.lstrip().startswith("(") else None
         ch = [x for x in self.children(c) if x.kind.is_expression()]
         if ch and (paren is None or ch[0].extent.start.offset <= paren):
-            self.unevaluated += 1
-            try:
+            with self.never():
                 self.expr(ch[0])  # the same checks as the pycparser frontend's (it types the operand)
-            finally:
-                self.unevaluated -= 1
         elif paren is not None:
             words = self.paren_words(paren)
             if words and tuple(sorted(words)) not in T.BASIC_TYPES:
@@ -1873,39 +1319,13 @@ class ClangReader:
                 raise error(co, f"'{name}' takes one string literal")
             return builtins.nan_constant(name, self.slice(lit[0].extent.start.offset, lit[0].extent.end.offset), co)
         args = [self.expr(a) for a in ch[1:]]
-        if name == "__builtin_expect":
-            return args[0]
-        if builtins.is_math_builtin(name):
-            return builtins.math_builtin(name, args, co)
+        value = self.builtin_value(co, name, args)
+        if value is not None:
+            return value
         ref = callee.referenced
-        if ref is not None and ref.kind in (K.VAR_DECL, K.PARM_DECL) and self.key(ref) in self.local_syms:
-            raise error(co, f"call through function pointer '{name}' cannot be vectorized",
-                        "call the function by name")
-        sig = math_signature(name)  # libm builtins, and libm calls without a prototype
-        if sig is not None and len(args) == len(sig[1]) and (name.startswith("__builtin_") or name not in self.globals):
-            return Call(sig[0], name, [self.convert(a, pt) for a, pt in zip(args, sig[1])], co)
-        alias = builtins.libm_alias(name)  # __builtin_roundf: roundf's types (the name needs no prototype)
-        if alias is not None and len(args) == len(alias[2]):
-            return Call(alias[1], name, [self.convert(a, pt) for a, pt in zip(args, alias[2])], co)
-        if name in _NONLOCAL_JUMPS:
-            raise error(co, f"'{name}' (non-local jumps) cannot be vectorized",
-                        "keep setjmp/longjmp in the scalar caller")
-        if name.startswith("__builtin_"):
-            raise error(co, f"builtin '{name}' is not supported")
-        if name not in self.globals:
-            raise error(co, f"call to undeclared function '{name}'")
-        sym = self.global_symbol(name)
-        ft = sym.type
-        if not isinstance(ft, T.Func):
-            raise error(co, f"call through function pointer '{name}' cannot be vectorized",
-                        "call the function by name")
-        if ft.variadic:
-            raise error(co, f"call to variadic function '{name}' cannot be vectorized")
-        if len(args) != len(ft.params):
-            raise error(co, f"'{name}' takes {len(ft.params)} arguments, {len(args)} given")
-        args = [self.convert(a, self.agree(pt, ac.type, ac, "argument type")) for a, pt, ac in
-                zip(args, ft.params, ch[1:])]
-        return Call(self.agree(ft.ret, c.type, c, "type"), name, args, co)
+        local = self.local_syms.get(self.key(ref)) if ref is not None and ref.kind in (K.VAR_DECL, K.PARM_DECL) \
+            else None
+        return self.call_function(co, name, args, local, c, ch[1:])
 
 
 def _lib_modified_type(t):
@@ -1920,11 +1340,6 @@ def _pyc_name(k, K) -> str:
     """pycparser's class name for an expression statement it refuses (for identical messages)."""
     return {K.CONDITIONAL_OPERATOR: "TernaryOp", K.MEMBER_REF_EXPR: "StructRef", K.ARRAY_SUBSCRIPT_EXPR: "ArrayRef",
             K.COMPOUND_LITERAL_EXPR: "CompoundLiteral", K.INIT_LIST_EXPR: "InitList"}.get(k, k.name.lower())
-
-
-def _punning_union(t: T.Record) -> bool:
-    from expand.ir.types import punnable
-    return punnable(t)
 
 
 # --------------------------------------------------------------------------- entry points
@@ -1990,17 +1405,7 @@ def read_file_clang_report(path: str, text: str, include_dirs=(), defines=(), un
                            cc: str | Sequence[str] = "gcc", char_signed: bool | None = None) \
         -> tuple[Module, list[TypeMismatch]]:
     """Like :func:`read_file_clang`, with the places where clang's types overrode our rules."""
-    if "\x00" in text:  # (at the first NUL byte)
-        i = text.index("\x00")
-        raise error(Coord(path, text.count("\n", 0, i) + 1, i - text.rfind("\n", 0, i)),
-                    "input is not a C source file (it contains NUL bytes)")
-    try:
-        target = T.target_of(cc, char_signed)
-    except T.TargetError as exc:
-        raise error(None, str(exc)) from None
-    if text.startswith("\ufeff"):  # a UTF-8 byte order mark (gcc skips it)
-        text = text[1:]
-    pre = preprocess(path, text, include_dirs, defines, undefs, T.target_cc(cc, char_signed))
+    text, target, pre = preprocessed(path, text, include_dirs, defines, undefs, cc, char_signed)
     tu, buf_name = parse_tu(path, pre, target)
     reader = ClangReader(path, text, tu, buf_name, pre.encode("utf-8"), target)
     try:

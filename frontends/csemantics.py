@@ -5,10 +5,13 @@ from __future__ import annotations
 import math
 import re
 import struct
+import subprocess
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 
 from expand.ir import types as T
+from expand.ir.diagnostics import error
 from expand.ir.nodes import Assign, Block, Call, Const, Coord, Expr, If, Index, Member, Stmt, Unary, Var, is_pure
 from expand.passes.fold import fold_int
 
@@ -22,6 +25,62 @@ COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 #: matching one is a diagnostic, see generic_selection).
 CPP_FLAGS = ["-E", "-D_Float32=float", "-D_Float64=double", "-D_Float32x=double", "-D_Float64x=long double",
              "-D_Float128=long double"]
+
+
+def preprocess(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc: str | Sequence[str] = "gcc") -> str:
+    """Run the C preprocessor of ``cc`` (a compiler name, or a command as a list); line markers keep
+    the user's file and line numbers."""
+    cmd = [*([cc] if isinstance(cc, str) else cc), *CPP_FLAGS]
+    cmd += [f"-I{d}" for d in include_dirs]
+    cmd += [f"-D{d}" for d in defines]
+    cmd += [f"-U{u}" for u in undefs]
+    src_dir = str(Path(path).parent) if path != "<stdin>" else "."
+    cmd += [f"-I{src_dir}", "-x", "c", "-"]
+    # Feed the text on stdin but keep the user's file name in line markers.
+    feed = f'# 1 "{path}"\n' + text
+    try:
+        p = subprocess.run(cmd, input=feed, capture_output=True, text=True)
+    except OSError as exc:
+        raise error(None, f"cannot run the C preprocessor '{cmd[0]}': {exc.strerror or exc}") from None
+    if p.returncode != 0:
+        msg = p.stderr.strip().splitlines()
+        first = next((m for m in msg if "error" in m), msg[0] if msg else "preprocessing failed")
+        m = re.match(r"(.*?):(\d+):(?:(\d+):)? (?:fatal )?error: (.*)", first)  # (gcc gives no column at EOF)
+        if m:
+            raise error(Coord(m.group(1), int(m.group(2)), int(m.group(3) or 1)), m.group(4))
+        raise error(Coord(path, 1, 1), f"the C preprocessor failed: {first}")
+    return p.stdout
+
+
+def preprocessed(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc: str | Sequence[str] = "gcc",
+                 char_signed: bool | None = None) -> tuple[str, T.Target, str]:
+    """What both readers start from: the text of ``path`` (without a UTF-8 byte order mark), the target's
+    types (``cc``'s; ``char_signed`` overrides plain char's signedness) and the preprocessed text."""
+    if "\x00" in text:  # (at the first NUL byte)
+        i = text.index("\x00")
+        raise error(Coord(path, text.count("\n", 0, i) + 1, i - text.rfind("\n", 0, i)),
+                    "input is not a C source file (it contains NUL bytes)")
+    try:
+        target = T.target_of(cc, char_signed)
+    except T.TargetError as exc:
+        raise error(None, str(exc)) from None
+    if text.startswith("\ufeff"):  # a UTF-8 byte order mark (gcc skips it)
+        text = text[1:]
+    return text, target, preprocess(path, text, include_dirs, defines, undefs, T.target_cc(cc, char_signed))
+
+
+def parse_declare_simd(text: str) -> dict[str, str] | None:
+    """Parameter shapes from ``#pragma omp declare simd uniform(a, b) linear(i)``."""
+    words = text.split()
+    if words[:3] != ["omp", "declare", "simd"]:
+        return None
+    shapes: dict[str, str] = {}
+    for clause, args in re.findall(r"(uniform|linear)\s*\(([^)]*)\)", text):
+        for a in args.split(","):
+            name = a.split(":")[0].strip()
+            if name:
+                shapes[name] = clause
+    return shapes
 
 
 def is_null_pointer_constant(e: Expr) -> bool:
@@ -96,6 +155,22 @@ def lvalue_name(e: Expr) -> str:
     while isinstance(e, (Index, Member, Unary)):
         e = e.base if isinstance(e, (Index, Member)) else e.operand
     return e.sym.name if isinstance(e, Var) else "tmp"
+
+
+def closing_bracket(text, start: int, pair) -> int:
+    """The index of the bracket that closes the one at ``start`` in ``text`` (a str, or bytes with a bytes
+    ``pair``: the opening and the closing bracket); ``len(text)`` when none does."""
+    depth, i = 0, start
+    while i < len(text):
+        ch = text[i:i + 1]
+        if ch == pair[:1]:
+            depth += 1
+        elif ch == pair[1:]:
+            depth -= 1
+            if depth == 0:
+                break
+        i += 1
+    return i
 
 
 def split_top(text: str, sep: str) -> list[str]:

@@ -10,10 +10,7 @@ from __future__ import annotations
 
 import bisect
 import re
-import subprocess
 from collections.abc import Sequence
-from contextlib import contextmanager
-from pathlib import Path
 
 from pycparser import c_ast, c_generator
 from pycparser.c_parser import ParseError
@@ -24,13 +21,9 @@ from expand.ir import types as T
 from expand.ir.diagnostics import ExpandError, error
 from expand.ir.nodes import (
     Assign,
-    Binary,
-    BitCast,
     Block,
     Break,
     Call,
-    Cast,
-    Cond,
     Const,
     Continue,
     Coord,
@@ -39,82 +32,32 @@ from expand.ir.nodes import (
     Function,
     Goto,
     If,
-    Index,
     InitList,
     Label,
-    Loop,
-    Member,
     Module,
-    Return,
     Stmt,
     Symbol,
-    Unary,
     Var,
 )
 from expand.passes.fold import fold_int
-from expand.passes.mathcalls import signature as math_signature
 
 from . import builtins, fenv
 from . import initializers as inits
+from .builder import NESTING_HINT, Builder, name_typedef_record, typedef_spelled
 from .csemantics import (
-    COMPARISONS,
-    CPP_FLAGS,
-    float32,
+    closing_bracket,
     include_site,
-    is_null_pointer_constant,
     long_double_literal,
-    lvalue_name,
     module_prologue,
-    null_comparison,
-    pure_local_assignment,
+    parse_declare_simd,
+    preprocess,  # noqa: F401 (this frontend's entry points: read_file, Reader, preprocess)
+    preprocessed,
     template_files,
 )
-from .statements import (
-    CaseLabel,
-    aggregate_initializer,
-    check_local_array,
-    compound_literal,
-    local_record_check,
-    local_static,
-    lower_switch,
-    name_local_statics,
-    record_declared,
-    written_static,
-)
-
-NESTING_HINT = "split deep expressions or blocks into several statements"
+from .statements import CaseLabel, compound_literal
 
 
-def preprocess(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc: str | Sequence[str] = "gcc") -> str:
-    """Run the C preprocessor of ``cc`` (a compiler name, or a command as a list); line markers keep
-    the user's file and line numbers."""
-    cmd = [*([cc] if isinstance(cc, str) else cc), *CPP_FLAGS]
-    for d in include_dirs:
-        cmd.append(f"-I{d}")
-    for d in defines:
-        cmd.append(f"-D{d}")
-    for u in undefs:
-        cmd.append(f"-U{u}")
-    src_dir = str(Path(path).parent) if path != "<stdin>" else "."
-    cmd += [f"-I{src_dir}", "-x", "c", "-"]
-    # Feed the text on stdin but keep the user's file name in line markers.
-    feed = f'# 1 "{path}"\n' + text
-    try:
-        p = subprocess.run(cmd, input=feed, capture_output=True, text=True)
-    except OSError as exc:
-        raise error(None, f"cannot run the C preprocessor '{cmd[0]}': {exc.strerror or exc}") from None
-    if p.returncode != 0:
-        msg = p.stderr.strip().splitlines()
-        first = next((m for m in msg if "error" in m), msg[0] if msg else "preprocessing failed")
-        m = re.match(r"(.*?):(\d+):(?:(\d+):)? (?:fatal )?error: (.*)", first)  # (gcc gives no column at EOF)
-        if m:
-            raise error(Coord(m.group(1), int(m.group(2)), int(m.group(3) or 1)), m.group(4))
-        raise error(Coord(path, 1, 1), f"the C preprocessor failed: {first}")
-    return p.stdout
-
-
-
-class Reader:
+class Reader(Builder):
     """Builds a Module from one preprocessed translation unit.
 
     ``target``: the target's types (``T.target_of(cc)``); ``packed_enums``: ``packed_enums(pre)`` of
@@ -122,10 +65,8 @@ class Reader:
 
     def __init__(self, path: str, source: str, target: T.Target = T.HOST,
                  packed_enums: frozenset[str] = frozenset(), templates: frozenset[str] = frozenset()) -> None:
-        self.path = path
-        self.templates = templates  # .c files the user's file includes: its own code too
-        self.source = source
-        self.target = target
+        super().__init__(path, source, target)
+        self.templates = templates
         self.packed_enums = packed_enums  # first enumerator of each enum declared __attribute__((packed))
         #: where records with attributes that may change their layout are defined (``layout_lines``)
         self.layout_lines: frozenset[tuple[str, int]] | None = frozenset()
@@ -134,25 +75,9 @@ class Reader:
         self.tag_errors: dict[str, ExpandError] = {}  # struct/union tags whose members we refuse
         self.enum_tags: dict[str, T.Int | ExpandError] = {}
         self.enum_nodes: dict[int, T.Int] = {}  # id(c_ast.Enum) -> its type (each list defined once)
-        self.here: Coord | None = None  # the statement or declaration being read (for errors)
-        self.globals: dict[str, Symbol] = {}
         self.global_nodes: dict[str, object] = {}
-        self.functions: dict[str, Function] = {}
-        self.func_nodes: dict[str, c_ast.FuncDef] = {}
         self.enums: dict[str, tuple[int, T.Int] | ExpandError] = {}  # constant -> (value, type)
-        self.scopes: list[dict[str, Symbol]] = []
-        self.locals: list[Symbol] = []
-        self.cur_ret: T.CType = T.VOID
-        self.pending_simd: dict[str, str] | None = None
-        self.simd: dict[str, dict[str, str]] = {}
-        self.local_statics: list[Symbol] = []  # function-local statics, file-scope symbols (name_local_statics)
-        self.assumptions: dict[str, str] = {}  # function -> what its output assumes (frontends/fenv.py)
-        # Side effects inside expressions (``a = b = c``, ``x++``, ``(e1, e2)``, ``({ ... })``): the
-        # statements that run before the statement being read (None: none allowed here), and how deep
-        # the expression is in operands evaluated only sometimes (&&, ||, ?:) or never (sizeof, typeof).
-        self.before: list[Stmt] | None = None
-        self.conditional = 0
-        self.unevaluated = 0
+        self.scopes: list[dict[str, object]] = []
 
     # ------------------------------------------------------------------ coords and errors
     def coord(self, node) -> Coord:
@@ -173,13 +98,8 @@ class Reader:
         if not isinstance(t, T.CType):
             t = self.ctype(t.type)
             self.typedefs[name] = t
-            if isinstance(t, T.Record) and not t.tag and not t.spelling:
-                t.spelling = name  # (typedef struct { ... } name: the output defines it under this name)
-        if isinstance(t, T.Int):
-            return T.Int(t.bits, t.signed, t.is_bool, spelling=name)
-        if isinstance(t, T.Float):
-            return T.Float(t.bits, spelling=name)
-        return t
+            name_typedef_record(t, name)
+        return typedef_spelled(t, name)
 
     def ctype(self, node) -> T.CType:
         """The CType of a pycparser type node."""
@@ -232,11 +152,8 @@ class Reader:
         if isinstance(node, c_ast.Enum):
             return self.enum_type(node)
         if isinstance(node, ext_c_ast.TypeOfExpression):  # typeof (x): the expression is not evaluated
-            self.unevaluated += 1
-            try:
+            with self.never():
                 return self.expr(node.expr).type
-            finally:
-                self.unevaluated -= 1
         if isinstance(node, ext_c_ast.TypeOfDeclaration):
             d = node.declaration
             return self.ctype(d.type if isinstance(d, c_ast.Typename) else d)
@@ -355,20 +272,11 @@ class Reader:
         for node in ast.ext:
             self.toplevel(node)
         prologue = module_prologue(self.source, self.templates)
-        for name, fd in self.func_nodes.items():
-            if fenv.operation(name) is not None:
-                continue  # (its calls are read as frontends/fenv.py says)
-            if self.in_user_file(fd):
-                self.functions[name] = self.function(fd)
-            else:
-                try:  # a static helper from one of the user's headers (asuint, ...): used if it converts
-                    self.functions[name] = self.function(fd)
-                except ExpandError:
-                    pass
-        mod = Module(self.path, self.source.splitlines(), self.functions, self.globals, prologue, self.templates,
-                     {n: a for n, a in self.assumptions.items() if n in self.functions})
-        name_local_statics(mod, self.local_statics)
-        return mod
+        self.read_functions()
+        return self.module(prologue)
+
+    def reads_function(self, name: str) -> bool:
+        return fenv.operation(name) is None  # (its calls are read as frontends/fenv.py says)
 
     def toplevel(self, node) -> None:
         if isinstance(node, (c_ast.Typedef, c_ast.Decl)):
@@ -417,36 +325,16 @@ class Reader:
             return
         self.global_nodes[d.name] = d
         quals = list(d.quals or [])
-        storage = list(d.storage or [])
-        prev = self.globals.get(d.name)
-        sym = Symbol(d.name, T.VOID, "global", self.coord(d), static="static" in storage,
-                     const="const" in quals, volatile="volatile" in quals)
-        sym.type = None  # resolved lazily: headers declare many things we never use
-        sym.init = d.init
-        sym.defined_here = defined
-        if prev is not None and not defined:
-            return
-        if isinstance(d.type, (c_ast.FuncDecl, ext_c_ast.FuncDeclExt)):
-            sym.kind = "func"
-        self.globals[d.name] = sym
+        sym = self.new_global(d.name, self.coord(d), "static" in list(d.storage or []), "const" in quals,
+                              "volatile" in quals, defined, isinstance(d.type, (c_ast.FuncDecl, ext_c_ast.FuncDeclExt)))
+        if sym is not None:
+            sym.init = d.init
 
-    def global_symbol(self, name: str, node) -> Symbol:
+    def global_symbol(self, name: str) -> Symbol:
         sym = self.globals[name]
         if sym.type is None:
             d = self.global_nodes[name]
-            here, self.here = self.here, self.coord(d)
-            try:
-                t = self.ctype(d.type)
-                if isinstance(t, T.Array) and t.length is None and isinstance(d.init, c_ast.InitList):
-                    t = T.Array(t.elem, self.init_length(t, d.init))
-                sym.type = t  # (before the initializer, which may name the symbol: sizeof x)
-                init = self.global_init(sym.init, t) if sym.init is not None and sym.defined_here else None
-            except ExpandError:
-                sym.type = None  # (tried again, and refused again, by the next function that uses it)
-                raise
-            finally:
-                self.here = here
-            sym.init = init
+            self.resolve_global(sym, self.coord(d), lambda: self.ctype(d.type), d.init, sym.init)
         return sym
 
     def static_assert(self, node) -> None:
@@ -461,22 +349,28 @@ class Reader:
 
     def init_items(self, init: c_ast.InitList) -> list:
         """The items of an initializer list without designators (a scalar's ``{x}``)."""
-        if not init.exprs:
-            raise error(self.coord(init) if init.coord else self.here,
-                        "an empty initializer '{}' is not supported", "write the value: = {0}")
+        self.nonempty(init)
         for i in init.exprs:
             if isinstance(i, c_ast.NamedInitializer):
                 where = i.name[0] if i.name else i.expr
                 raise error(self.coord(where), "a designator in the initializer of a scalar")
         return init.exprs
 
+    def nonempty(self, init: c_ast.InitList) -> None:
+        if not init.exprs:
+            raise error(self.init_coord(init), "an empty initializer '{}' is not supported", "write the value: = {0}")
+
+    def init_coord(self, init) -> Coord | None:
+        return self.coord(init) if init.coord else self.here
+
+    def as_init_list(self, init):
+        return init if isinstance(init, c_ast.InitList) else None
+
     def init_list(self, init) -> list[inits.Item] | None:
         """The items of brace list ``init`` with their designators (None: ``init`` is an expression)."""
         if not isinstance(init, c_ast.InitList):
             return None
-        if not init.exprs:
-            raise error(self.coord(init) if init.coord else self.here,
-                        "an empty initializer '{}' is not supported", "write the value: = {0}")
+        self.nonempty(init)
         out = []
         for i in init.exprs:
             if isinstance(i, c_ast.NamedInitializer):
@@ -500,76 +394,40 @@ class Reader:
             return inits.Designator(co, index=self.const_int(n.first), last=self.const_int(n.last))
         return inits.Designator(co, index=self.const_int(n))
 
-    def flatten_init(self, t: T.CType, init: c_ast.InitList) -> tuple[list, int]:
-        """The subobjects brace list ``init`` initializes in an object of type ``t`` (frontends/initializers.py)."""
-        co = self.coord(init) if init.coord else self.here
-        return inits.flatten(t, self.init_list(init) or [], co, self.init_list, self.expr, self.convert)
-
-    def init_length(self, t: T.Array, init: c_ast.InitList) -> int:
-        """The length brace list ``init`` gives array ``t[]`` (its values are not read)."""
-        co = self.coord(init) if init.coord else self.here
-        return inits.flatten(t, self.init_list(init) or [], co, self.init_list, lambda _: Const(T.INT, 0, "0"),
-                             lambda e, _: e)[1]
-
     def scalar_init(self, init):
         """The expression of a scalar's initializer: ``x``, ``{x}`` or ``{{x}}``."""
         while isinstance(init, c_ast.InitList):
             init = self.init_items(init)[0]
         return init
 
-    def global_init(self, init, t: T.CType):
-        if isinstance(init, c_ast.InitList):
-            if isinstance(t, (T.Array, T.Record)):
-                return inits.nest(t, self.flatten_init(t, init)[0])
-            return self.global_init(self.scalar_init(init), t)
-        return self.convert(self.expr(init), t)
-
     # ------------------------------------------------------------------ functions
     def function(self, fd: c_ast.FuncDef) -> Function:
         decl = fd.decl
         ftype = self.ctype(decl.type)
         assert isinstance(ftype, T.Func)
+        self.begin_function(decl.name, ftype.ret)
         self.scopes = [{}]
-        self.locals = []
         self.label_names: set[str] = set()
-        self.switch_depth = 0  # switch statements being read around the current statement
-        self.switch_count = 0  # switch statements read in this function (their labels' numbers)
-        self.fn_name = decl.name
         params: list[Symbol] = []
         fdecl = decl.type
         if fdecl.args is not None:
             for p in fdecl.args.params:
                 if isinstance(p, c_ast.EllipsisParam):
-                    raise error(self.coord(p), f"variadic function '{decl.name}' cannot be expanded",
-                                "give it a fixed parameter list")
+                    raise self.variadic_definition(self.coord(p), decl.name)
                 pt = self.ctype(p.type)
                 if isinstance(pt, T.Void):
                     continue
-                if p.name is None:
-                    raise error(self.coord(p), "unnamed parameter")
                 quals = self._quals(p.type)
-                if "volatile" in quals or "volatile" in self._quals(getattr(p.type, "type", None)):
-                    raise error(self.coord(p), f"volatile parameter '{p.name}' cannot be vectorized",
-                                "drop 'volatile' (vector code reads and writes whole gangs of lanes at once)")
+                s = self.parameter(self.coord(p), p.name, pt, "volatile" in quals,
+                                   "volatile" in self._quals(getattr(p.type, "type", None)))
                 if p.name in self.scopes[-1]:
                     raise error(self.coord(p), f"redefinition of parameter '{p.name}'")
-                s = Symbol(p.name, T.decay(pt), "param", self.coord(p), volatile="volatile" in quals)
                 params.append(s)
                 self.scopes[-1][p.name] = s
-        for prm in params:
-            prm.shape = self.simd.get(decl.name, {}).get(prm.name, "")
-        for n in self.simd.get(decl.name, {}):
-            if n not in self.scopes[-1]:
-                raise error(self.coord(decl), f"'#pragma omp declare simd' names '{n}', which is not a parameter of "
-                            f"'{decl.name}'", "name the function's own parameters in uniform(...) and linear(...)")
-        self.cur_ret = ftype.ret
-        storage = list(decl.storage or [])
+        self.simd_shapes(decl.name, params, self.coord(decl))
         body = self.compound(fd.body, new_scope=False)
-        fn = Function(decl.name, ftype.ret, params, body, self.coord(decl), static="static" in storage,
-                      inline="inline" in list(decl.funcspec or []), locals=self.locals,
-                      variadic=ftype.variadic)
-        uniquify_locals(fn)
-        return fn
+        return self.end_function(decl.name, ftype, params, body, self.coord(decl), "static" in list(decl.storage or []),
+                                 "inline" in list(decl.funcspec or []))
 
     def lookup(self, name: str, node) -> Expr:
         for scope in reversed(self.scopes):
@@ -586,7 +444,7 @@ class Reader:
             v, t = c
             return Const(t, v, str(v))
         if name in self.globals:
-            s = self.global_symbol(name, node)
+            s = self.global_symbol(name)
             return Var(s.type, s)
         raise error(self.coord(node), f"use of undeclared identifier '{name}'")
 
@@ -623,36 +481,6 @@ class Reader:
             self.here = here
             self.before = outer
 
-    def side_effect(self, stmts: list[Stmt], co: Coord, what: str) -> None:
-        """Run ``stmts`` before the statement being read: the side effects of an expression."""
-        if self.unevaluated:
-            return  # (sizeof, typeof: not evaluated)
-        if self.before is None:
-            raise error(co, f"{what} is not supported here", "write it as a statement of its own")
-        if self.conditional:
-            raise error(co, f"{what} inside an operand of &&, || or ?: is not supported",
-                        "write it as a statement of its own before the condition")
-        self.before.extend(stmts)
-
-    def captured(self, read):
-        """``read()`` (which reads an expression) and the statements its side effects need first."""
-        outer, self.before = self.before, []
-        try:
-            value = read()
-            return value, self.before
-        finally:
-            self.before = outer
-
-    @contextmanager
-    def sometimes(self):
-        """Around reading an operand that is evaluated only sometimes (&&, ||, ?:); a context manager,
-        not a callback, so that deep nesting takes no more stack frames than before."""
-        self.conditional += 1
-        try:
-            yield
-        finally:
-            self.conditional -= 1
-
     def _stmt(self, node) -> list[Stmt]:
         co = self.coord(node)
         if isinstance(node, c_ast.Compound):
@@ -685,28 +513,17 @@ class Reader:
             cond, likely = self.condition(node.cond)
             return [If(co, cond, self.body_of(node.iftrue), self.body_of(node.iffalse), likely)]
         if isinstance(node, c_ast.Return):
-            if node.expr is None:
-                return [Return(co, None)]
-            return [Return(co, self.convert(self.expr(node.expr), self.cur_ret))]
+            return self.return_stmt(co, None if node.expr is None else self.expr(node.expr))
         if isinstance(node, c_ast.DoWhile):
             c = node.cond
             if isinstance(c, c_ast.Constant) and c.value == "0":
-                body = self.body_of(node.stmt)
-                if any(isinstance(s, (Break, Continue)) for s in walk_shallow(body)):
-                    raise error(co, "'break' or 'continue' inside 'do { } while (0)' is not supported")
-                return [Block(co, body)]
+                return self.do_once(co, self.body_of(node.stmt))
             body = self.body_of(node.stmt)
             cond, pre = self.captured(lambda: self.truth(self.expr(c)))
-            if pre:
-                raise error(self.coord(c), "an assignment or increment in a do-while condition is not supported",
-                            "update the variable at the end of the loop body")
-            return [Loop(co, "do", cond, body)]
+            return self.do_loop(co, body, cond, pre, self.coord(c))
         if isinstance(node, c_ast.While):
             cond, pre = self.captured(lambda: self.truth(self.expr(node.cond)))
-            body = self.body_of(node.stmt)
-            if pre:  # while ((n -= 1) > 0): the update runs before every test
-                return [Loop(co, "for", None, [*pre, If(co, Unary(T.INT, "!", cond), [Break(co)], [])] + body)]
-            return [Loop(co, "while", cond, body)]
+            return self.while_loop(co, cond, pre, self.body_of(node.stmt))
         if isinstance(node, c_ast.For):
             self.scopes.append({})
             init: list[Stmt] = []
@@ -717,18 +534,10 @@ class Reader:
                 init.extend(self.stmt(node.init))
             cond, pre = self.captured(lambda: self.truth(self.expr(node.cond))) if node.cond is not None \
                 else (None, [])
-            step: list[Stmt] = []
-            if isinstance(node.next, c_ast.ExprList):
-                for e in node.next.exprs:
-                    step.extend(self.stmt(e))
-            elif node.next is not None:
-                step.extend(self.stmt(node.next))
+            step = self.stmt(node.next) if node.next is not None else []  # (i++, j--: an ExprList)
             body = self.body_of(node.stmt)
             self.scopes.pop()
-            if pre and cond is not None:
-                body = [*pre, If(co, Unary(T.INT, "!", cond), [Break(co)], []), *body]
-                cond = None
-            return [Loop(co, "for", cond, body, init, step)]
+            return self.for_loop(co, init, cond, pre, step, body)
         if isinstance(node, c_ast.Goto):
             return [Goto(co, node.name)]
         if isinstance(node, c_ast.Label):
@@ -745,31 +554,19 @@ class Reader:
         if isinstance(node, c_ast.Switch):
             return self.switch(node)
         if isinstance(node, (c_ast.Case, c_ast.Default)):
-            if not self.switch_depth:
-                raise error(co, f"'{'case' if isinstance(node, c_ast.Case) else 'default'}' label outside a 'switch'")
+            self.case_allowed(co, "case" if isinstance(node, c_ast.Case) else "default")
             return [self.case_label(node), *(s for item in node.stmts or [] for s in self.stmt(item))]
         if type(node).__name__ == "Asm":
             return self.asm(node)
-        if isinstance(node, (c_ast.ID, c_ast.Constant, c_ast.Cast, c_ast.BinaryOp)):
-            e = self.expr(node)
-            if any(isinstance(x, Call) for x in e.walk()):
-                return [ExprStmt(co, e)]  # (void) g(x);  g(x) + 1;  -- the calls stay, for their effects
-            return []  # an expression statement without effect: type-checked, dropped
         if isinstance(node, c_ast.ExprList):  # a, b;  for (i = 0, j = n; ...)
             return [x for e in node.exprs for x in self.stmt(e)]
-        if isinstance(node, (c_ast.Assignment, c_ast.UnaryOp, c_ast.TernaryOp, c_ast.StructRef, c_ast.ArrayRef)):
-            e = self.expr(node)  # (their side effects are in self.before)
-            if any(isinstance(x, Call) for x in e.walk()):
-                return [ExprStmt(co, e)]
-            return []
+        if isinstance(node, (c_ast.ID, c_ast.Constant, c_ast.Cast, c_ast.BinaryOp, c_ast.Assignment, c_ast.UnaryOp,
+                             c_ast.TernaryOp, c_ast.StructRef, c_ast.ArrayRef)):
+            return self.expression_statement(co, self.expr(node))  # (side effects are in self.before)
         raise error(co, f"statement '{type(node).__name__}' is not supported")
 
     def asm(self, node) -> list[Stmt]:
-        """An ``asm`` statement. Only an empty template is taken (glibc's ``math_opt_barrier`` and
-        ``math_force_eval``: they order floating-point operations and force their evaluation for the
-        exceptions they raise, which expand does not keep): an output tied to an input (``"=x" (y) :
-        "0" (x)``) is the assignment ``y = x``, a read-write one (``"+m" (y)``) keeps its value, and inputs
-        alone do nothing."""
+        """An ``asm`` statement: only an empty template is taken (``Builder.asm_assignments``)."""
         co = self.coord(node)
         parts = node.template.exprs if isinstance(node.template, c_ast.ExprList) else [node.template]
         if any(not (isinstance(x, c_ast.Constant) and x.type == "string") or x.value.strip('"').strip()
@@ -785,20 +582,8 @@ class Reader:
                 out.append((op.name.value.strip('"'), op.args.exprs[0]))
             return out
 
-        outs, ins = operands(node.output_operands), operands(node.input_operands)
-        result: list[Stmt] = []
-        for j, (cons, target) in enumerate(outs):
-            if cons.startswith("+"):
-                continue
-            tied = [e for c, e in ins if c == str(j)]
-            if not cons.startswith("=") or len(tied) != 1:
-                raise error(co, "an empty asm statement that sets an output is supported only with the output tied to"
-                            " an input (\"=x\" (y) : \"0\" (x))")
-            tgt = self.lvalue(target)
-            result.append(Assign(co, tgt, self.convert(self.expr(tied[0]), tgt.type)))
-        for _, e in ins:
-            self.expr(e)  # (type-checked; evaluated for nothing but its exceptions)
-        return result
+        outs = operands(node.output_operands)
+        return self.asm_assignments(co, outs, operands(node.input_operands))
 
     def statement_expression(self, node: c_ast.Compound) -> Expr:
         """GNU C's ``({ stmts; e; })``: the statements run before the statement being read, ``e`` is
@@ -810,11 +595,7 @@ class Reader:
         self.scopes.append({})
         try:
             stmts = [x for item in items[:-1] for x in self.stmt(item)]
-            own = set(self.scopes[-1].values())
-            if self.conditional and all(pure_local_assignment(x, own) for x in stmts):
-                self.before.extend(stmts)  # (only its own temporaries: evaluating them always changes nothing)
-            else:
-                self.side_effect(stmts, co, "a statement expression")
+            self.statement_value(co, stmts, set(self.scopes[-1].values()))
             return self.expr(items[-1])
         finally:
             self.scopes.pop()
@@ -822,11 +603,8 @@ class Reader:
     def generic_selection(self, node) -> Expr:
         """C11's ``_Generic (x, T1: e1, ..., default: e)``: the association whose type is the
         controlling expression's (after lvalue conversion); ``x`` is not evaluated."""
-        self.unevaluated += 1
-        try:
+        with self.never():
             t = T.strip_spelling(T.decay(self.expr(node.expr).type))
-        finally:
-            self.unevaluated -= 1
         default = None
         chosen = []
         for assoc in node.associations:
@@ -857,15 +635,13 @@ class Reader:
         conditional of such, and then only the chosen one is read."""
         chosen, other = (node.iftrue, node.iffalse) if which else (node.iffalse, node.iftrue)
         a = self.expr(chosen)
-        self.unevaluated += 1
-        try:
-            bt = self.expr(other).type
-        except ExpandError:
-            bt = self.static_type(other)
-            if bt is None:
-                raise
-        finally:
-            self.unevaluated -= 1
+        with self.never():
+            try:
+                bt = self.expr(other).type
+            except ExpandError:
+                bt = self.static_type(other)
+                if bt is None:
+                    raise
         if a.type.is_arith() and bt.is_arith():
             return self.convert(a, T.usual_arith(a.type, bt))
         if a.type == bt:
@@ -891,26 +667,10 @@ class Reader:
 
     def switch(self, node: c_ast.Switch) -> list[Stmt]:
         """``switch``: its body read with case-label markers, lowered by frontends/statements.py."""
-        co = self.coord(node)
-        value = self.expr(node.cond)
-        if not isinstance(value.type, T.Int):
-            raise error(self.coord(node.cond), f"the controlling expression of a 'switch' has type '{value.type}', "
-                        "not an integer type")
-        value = self.convert(value, T.promote(value.type))
-        self.switch_count += 1
-        number = self.switch_count
-        self.switch_depth += 1
-        try:
+        value, number = self.switch_value(self.expr(node.cond), self.coord(node.cond))
+        with self.in_switch():
             body = self.body_of(node.stmt)
-        finally:
-            self.switch_depth -= 1
-
-        def temp(t: T.CType) -> Symbol:
-            sym = Symbol("switch_value", t, "local", co, temp=True)
-            self.locals.append(sym)
-            return sym
-
-        return lower_switch(co, value, body, number, temp)
+        return self.switch_statement(self.coord(node), value, number, body)
 
     def case_label(self, node) -> CaseLabel:
         co = self.coord(node)
@@ -930,22 +690,14 @@ class Reader:
         if len(args) != 3 or not all(isinstance(a, c_ast.UnaryOp) and a.op == "&" for a in args[:2]):
             return None
         dst, src = self.lvalue(args[0].expr), self.expr(args[1].expr)
-        n = fold_int(self.expr(args[2]))
-        if not (dst.type.is_arith() and src.type.is_arith()) or n != dst.type.size() or n != src.type.size():
-            raise error(self.coord(node), "memcpy is only supported between same-size scalar variables",
-                        "copy whole int/float values: memcpy(&i, &x, sizeof i)")
-        value = src if T.strip_spelling(src.type) == T.strip_spelling(dst.type) else BitCast(dst.type, src)
-        return Assign(self.coord(node), dst, value)
+        return self.bit_copy(self.coord(node), dst, src, fold_int(self.expr(args[2])))
 
     def condition(self, node) -> tuple[Expr, bool | None]:
         """An if-condition, with its __builtin_expect hint if any."""
         likely = None
         if (isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID)
                 and node.name.name == "__builtin_expect" and node.args and len(node.args.exprs) == 2):
-            hint = self.expr(node.args.exprs[1])
-            v = fold_int(hint)
-            if v is not None:
-                likely = bool(v)
+            likely = self.expect_hint(self.expr(node.args.exprs[1]))
         return self.expr(node), likely
 
     @staticmethod
@@ -953,29 +705,15 @@ class Reader:
         return isinstance(node, c_ast.Assignment) or node.op in ("p++", "p--", "++", "--")
 
     def update(self, node) -> Assign:
-        co = self.coord(node)
+        """An assignment, ``++`` or ``--``."""
         if isinstance(node, c_ast.UnaryOp):
-            target = self.lvalue(node.expr)
-            op = "+" if "++" in node.op else "-"
-            value = self.arith(op, target, Const(T.INT, 1, "1"), node)
-            return Assign(co, target, self.convert(value, target.type))
+            return self.increment(self.coord(node), self.lvalue(node.expr), "+" if "++" in node.op else "-")
         target = self.lvalue(node.lvalue)
         rhs = self.expr(node.rvalue)  # (a = b = c: b = c runs first, through self.before)
-        if node.op != "=":
-            rhs = self.binary(node.op[:-1], target, rhs, node)
-        return Assign(co, target, self.convert(rhs, target.type))
+        return self.assign(self.coord(node), target, node.op, rhs)
 
     def lvalue(self, node) -> Expr:
-        e = self.expr(node)
-        if not isinstance(e, (Var, Index, Member)) and not (isinstance(e, Unary) and e.op == "*"):
-            raise error(self.coord(node), "expression is not assignable")
-        root = e
-        while isinstance(root, (Index, Member)):
-            root = root.base
-        if isinstance(root, Var):
-            written_static(root.sym, self.coord(node))
-        # (an assignment to a global variable: expand/passes/global_writes.py takes it or diagnoses it)
-        return e
+        return self.assignable(self.expr(node), self.coord(node))
 
     def env_local(self, d: c_ast.Decl) -> bool:
         """Whether ``d`` declares a local that only holds a saved floating-point environment (``fenv_t
@@ -1050,10 +788,7 @@ class Reader:
         if isinstance(d.type, (c_ast.FuncDecl, ext_c_ast.FuncDeclExt)):
             self.declare_global(d, defined=False)
             return []
-        if "extern" in storage:
-            raise error(co, f"local 'extern' variable '{d.name}' is not supported", "move it to file scope")
-        if "volatile" in quals:
-            raise error(co, f"volatile variable '{d.name}' cannot be vectorized")
+        self.local_storage(co, d.name, "extern" in storage, "volatile" in quals)
         if d.name is None:
             self.ctype(d.type)
             return []
@@ -1061,8 +796,7 @@ class Reader:
             return []
         cleanup = _attribute_args(d.type, "cleanup")
         if cleanup is not None:
-            raise error(co, f"'__attribute__ ((cleanup))' on '{d.name}' is not supported",
-                        "call the cleanup function at the end of the block yourself")
+            raise self.cleanup_attribute(co, d.name)
         if isinstance(d.type, c_ast.ArrayDecl) and d.type.dim is not None:
             try:
                 self.const_int(d.type.dim)
@@ -1072,66 +806,14 @@ class Reader:
         if isinstance(t, T.Array) and t.length is None and isinstance(d.init, c_ast.InitList):
             t = T.Array(t.elem, self.init_length(t, d.init))
         if "static" in storage:
-            return self.local_static(d, t, "const" in quals or "const" in self._quals(d.type))
-        if isinstance(t, T.Array):
-            check_local_array(co, d.name, t)
-        elif isinstance(t, T.Record):
-            local_record_check(co, d.name, t, self.target)
-        sym = Symbol(d.name, t, "local", co, const="const" in quals)
+            const = "const" in quals or "const" in self._quals(d.type)
+            self.scopes[-1][d.name] = self.static_local(co, d.name, t, const, d.init)
+            return []
+        sym = self.declare_local(co, d.name, t, "const" in quals)
         self.scopes[-1][d.name] = sym
-        self.locals.append(sym)
-        if d.init is None:
-            return record_declared(co, sym)
-        if isinstance(d.init, c_ast.InitList):
-            if isinstance(t, (T.Record, T.Array)):
-                return aggregate_initializer(co, sym, self.flatten_init(t, d.init)[0])
-            return [Assign(co, Var(t, sym), self.convert(self.expr(self.scalar_init(d.init)), t))]
-        if isinstance(t, T.Array):
-            raise error(co, f"local array '{d.name}' is initialized by a string or an expression, not a list",
-                        "initialize it with a list: = {...}")
-        return [Assign(co, Var(t, sym), self.convert(self.expr(d.init), t))]
-
-    def local_static(self, d: c_ast.Decl, t: T.CType, const: bool) -> list[Stmt]:
-        """A function-local ``static`` variable: a file-scope one under a file-unique name (its
-        writes are refused where they are made)."""
-        co = self.coord(d)
-        if d.init is not None:
-            here, self.here = self.here, co
-            try:
-                init = self.global_init(d.init, t)
-            finally:
-                self.here = here
-        else:
-            init = None
-        sym = local_static(co, d.name, t, const, init, self.fn_name)
-        self.scopes[-1][d.name] = sym
-        self.local_statics.append(sym)
-        return []
+        return self.initialize_local(co, sym, d.init)
 
     # ------------------------------------------------------------------ expressions
-    def convert(self, e: Expr, t: T.CType) -> Expr:
-        """Implicit conversion of ``e`` to ``t`` (assignment, argument, return)."""
-        et = e.type
-        if isinstance(t, T.Void):
-            return e
-        if et == t and not (isinstance(et, T.Int) and isinstance(t, T.Int) and et.is_bool != t.is_bool):
-            if isinstance(t, (T.Int, T.Float)) and et.spelling != t.spelling:
-                return retype(e, t)
-            return e
-        if isinstance(t, T.Pointer) and isinstance(et, (T.Array, T.Pointer, T.Func)):
-            return e if isinstance(et, T.Pointer) else e
-        if isinstance(t, T.Pointer) and is_null_pointer_constant(e):
-            return Const(t, 0, "0")
-        if isinstance(t, (T.Int, T.Float)) and isinstance(et, (T.Int, T.Float)):
-            if isinstance(e, Const) and isinstance(t, T.Int) and isinstance(e.value, int):
-                return Const(t, t.wrap(e.value), e.text)
-            return Cast(t, e)
-        if isinstance(t, T.Record) and et is t:
-            return e
-        if isinstance(e, InitList):
-            raise error(self.here, "this initializer list is not supported")
-        raise error(self.here, f"cannot convert '{et}' to '{t}'")
-
     def expr(self, node) -> Expr:
         co = self.coord(node)
         if isinstance(node, c_ast.Constant):
@@ -1146,9 +828,9 @@ class Reader:
                     right = self.expr(node.right)
             else:
                 right = self.expr(node.right)
-            return self.binary(node.op, left, right, node)
+            return self.binary(node.op, left, right, co)
         if isinstance(node, c_ast.UnaryOp):
-            return self.unary(node)
+            return self.unary_expr(node)
         if isinstance(node, c_ast.Cast):
             t = self.ctype(node.to_type.type)
             if isinstance(node.expr, c_ast.Constant) and node.expr.value[-1:] in "lL" \
@@ -1156,20 +838,7 @@ class Reader:
                 ld = long_double_literal(node.expr.value, T.strip_spelling(t))
                 if ld is not None:
                     return ld
-            e = self.expr(node.expr)
-            if isinstance(t, T.Void):
-                return e
-            if isinstance(t, T.Pointer):
-                if isinstance(e.type, (T.Pointer, T.Array)):
-                    return _PtrCast(t, e)
-                if is_null_pointer_constant(e):
-                    return Const(t, 0, "0")  # (T *) 0, NULL
-                raise error(co, "casting an integer to a pointer is not supported")
-            if not t.is_arith() or not (e.type.is_arith()):
-                raise error(co, f"cast from '{e.type}' to '{t}' is not supported")
-            if isinstance(e, Const) and isinstance(t, T.Int) and isinstance(e.value, int):
-                return Const(t, t.wrap(e.value), e.text)
-            return Cast(t, e)
+            return self.cast(t, self.expr(node.expr), co)
         if isinstance(node, c_ast.TernaryOp):
             c = self.truth(self.expr(node.cond))
             known = fold_int(c) if isinstance(c, Const) or not any(isinstance(x, (Var, Call)) for x in c.walk()) \
@@ -1179,48 +848,19 @@ class Reader:
             with self.sometimes():
                 a = self.expr(node.iftrue)
                 b = self.expr(node.iffalse)
-            if a.type.is_arith() and b.type.is_arith():
-                t = T.usual_arith(a.type, b.type)
-                return Cond(t, c, self.convert(a, t), self.convert(b, t))
-            if a.type == b.type:
-                return Cond(a.type, c, a, b)
-            raise error(co, "conditional operator with these operand types is not supported")
+            return self.ternary(co, c, a, b)
         if isinstance(node, c_ast.FuncCall):
             return self.call(node)
         if isinstance(node, c_ast.ArrayRef):
             base = self.expr(node.name)
-            idx = self.expr(node.subscript)
-            bt = base.type
-            if isinstance(bt, (T.Array, T.Pointer)):
-                elem = bt.elem if isinstance(bt, T.Array) else bt.target
-                if not idx.type.is_int():
-                    raise error(co, "array subscript is not an integer")
-                return Index(elem, base, T.promote(idx.type) == idx.type and idx or Cast(T.promote(idx.type), idx))
-            raise error(co, "subscripted value is not an array or pointer")
+            return self.index(co, base, self.expr(node.subscript))
         if isinstance(node, c_ast.StructRef):
-            base = self.expr(node.name)
-            bt = base.type
-            if node.type == "->":
-                if not isinstance(bt, T.Pointer) or not isinstance(bt.target, T.Record):
-                    raise error(co, "'->' on a value that is not a pointer to a struct or union")
-                rec = bt.target
-            else:
-                if not isinstance(bt, T.Record):
-                    raise error(co, "'.' on a value that is not a struct or union")
-                rec = bt
-            ft = rec.field_type(node.field.name)
-            if ft is None:
-                raise error(co, f"no member named '{node.field.name}'")
-            return Member(ft, base, node.field.name, node.type == "->")
+            return self.member(co, self.expr(node.name), node.field.name, node.type == "->")
         if isinstance(node, c_ast.Assignment):  # its value: the target's new value
-            a = self.update(node)
-            self.side_effect([a], co, "an assignment inside an expression")
-            return a.target
+            return self.assignment_value(co, self.update(node))
         if isinstance(node, c_ast.ExprList):  # (e1, e2): e1 for its side effects, then e2
             for e in node.exprs[:-1]:
-                v = self.expr(e)
-                if any(isinstance(x, Call) for x in v.walk()):
-                    self.side_effect([ExprStmt(co, v)], co, "a call in the left operand of ','")
+                self.comma_operand(co, self.expr(e))
             return self.expr(node.exprs[-1])
         if isinstance(node, c_ast.CompoundLiteral):
             co = self.coord(node.type) if node.coord is None else co
@@ -1243,100 +883,23 @@ class Reader:
         kind = node.type
         co = self.coord(node)
         if kind == "char" or re.match(r"(?:L|u8|u|U)?'", text):  # ('ab' comes as an int constant)
-            try:
-                t, v = T.char_constant(text, self.target)
-            except T.CharConstantError as exc:
-                raise error(co, str(exc)) from None
+            t, v = self.char_literal(text, co)
             return Const(t, v, text)
         if kind == "string":
             raise error(co, "string literals are not supported in vectorized code")
         if kind in ("float", "double", "long double"):
-            body, suffix = (text[:-1], text[-1].lower()) if text[-1] in "fFlL" else (text, "")
-            if suffix == "l" or kind == "long double":
-                raise error(co, "long double constants are not supported")
-            v = float.fromhex(body) if body.lower().startswith("0x") else float(body)
-            if suffix == "f":
-                return Const(T.FLOAT, float32(v), text)
-            return Const(T.DOUBLE, v, text)
-        m = re.match(r"^(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)([uUlL]*)$", text)
-        if not m:
-            raise error(co, f"cannot read constant '{text}'")
-        digits, suffix = m.group(1), m.group(2).lower()
-        if digits.lower().startswith("0x"):
-            v = int(digits, 16)
-        else:
-            v = int(digits, 8) if digits.startswith("0") else int(digits)
-        decimal = not (digits.lower().startswith("0x") or (digits.startswith("0") and len(digits) > 1))
-        unsigned = "u" in suffix
-        long_ = "l" in suffix
-        cands: list[T.Int]
-        if unsigned:
-            cands = [T.ULONG] if long_ else [T.UINT, T.ULONG]
-        elif decimal:
-            cands = [T.LONG] if long_ else [T.INT, T.LONG]
-        else:
-            cands = [T.LONG, T.ULONG] if long_ else [T.INT, T.UINT, T.LONG, T.ULONG]
-        for t in cands:
-            if t.min <= v <= t.max:
-                return Const(t, v, text)
-        raise error(co, f"integer constant '{text}' is too large")
+            return self.float_literal(text, co, kind == "long double")
+        return self.int_literal(text, co)
 
-    def truth(self, e: Expr) -> Expr:
-        """``e`` as a C condition (int 0/1 from comparisons, otherwise ``e != 0``; a pointer: ``p != 0``)."""
-        if isinstance(e, Binary) and e.op in ("==", "!=", "<", "<=", ">", ">=", "&&", "||"):
-            return e
-        if isinstance(e, Unary) and e.op == "!":
-            return e
-        if e.type.is_arith():
-            zero = Const(e.type, 0.0 if e.type.is_float() else 0, "0")
-            return Binary(T.INT, "!=", e, zero)
-        if isinstance(e.type, T.Pointer):
-            return Binary(T.INT, "!=", e, Const(e.type, 0, "0"))
-        raise error(self.here, f"value of type '{e.type}' used as a condition is not supported")
-
-    def arith(self, op: str, a: Expr, b: Expr, node) -> Expr:
-        return self.binary(op, a, b, node)
-
-    def binary(self, op: str, a: Expr, b: Expr, node) -> Expr:
-        co = self.coord(node)
-        if op in ("&&", "||"):
-            return Binary(T.INT, op, self.truth(a), self.truth(b))
-        if op in ("==", "!=") and null_comparison(a, b) is not None:
-            p, _ = null_comparison(a, b)
-            null = Const(p.type, 0, "0")  # (the null constant in the pointer's type)
-            return Binary(T.INT, op, a if a is p else null, b if b is p else null)
-        if isinstance(a.type, (T.Pointer, T.Array)) or isinstance(b.type, (T.Pointer, T.Array)):
-            if op in COMPARISONS:
-                raise error(co, f"pointer comparison ('{op}') is not supported",
-                            "only comparisons of a pointer with a null pointer constant (p == 0) are")
-            raise error(co, f"pointer arithmetic ('{op}') is not supported", "index arrays with a[i] instead")
-        if not a.type.is_arith() or not b.type.is_arith():
-            raise error(co, f"operator '{op}' on '{a.type}' and '{b.type}' is not supported")
-        if op in ("<<", ">>"):
-            lt, rt = T.promote(a.type), T.promote(b.type)
-            if not (lt.is_int() and rt.is_int()):
-                raise error(co, "shift of a non-integer")
-            return Binary(lt, op, self.convert(a, lt), self.convert(b, rt))
-        t = T.usual_arith(a.type, b.type)
-        if op in ("%", "&", "|", "^") and not t.is_int():
-            raise error(co, f"operator '{op}' needs integer operands")
-        a, b = self.convert(a, t), self.convert(b, t)
-        if op in ("==", "!=", "<", "<=", ">", ">="):
-            return Binary(T.INT, op, a, b)
-        return Binary(t, op, a, b)
-
-    def unary(self, node: c_ast.UnaryOp) -> Expr:
+    def unary_expr(self, node: c_ast.UnaryOp) -> Expr:
         co = self.coord(node)
         op = node.op
         if op in ("sizeof", "_Alignof", "__alignof__", "__alignof", "alignof"):
             if isinstance(node.expr, c_ast.Typename):
                 t = self.ctype(node.expr.type)
             else:
-                self.unevaluated += 1
-                try:
+                with self.never():
                     t = self.expr(node.expr).type
-                finally:
-                    self.unevaluated -= 1
             if isinstance(t, (T.Void, T.Func)):
                 n = 1  # GNU C: sizeof (void) and sizeof of a function are 1
             elif isinstance(t, T.Record) and not t.complete or isinstance(t, T.Array) and t.length is None:
@@ -1345,38 +908,8 @@ class Reader:
                 n = t.size() if op == "sizeof" else T.alignment(t)
             return Const(T.ULONG, n, str(n))
         if op in ("p++", "p--", "++", "--"):  # its value: the new one (++x) or the old one (x++)
-            a = self.update(node)
-            if op in ("++", "--"):
-                self.side_effect([a], co, f"'{op}' inside an expression")
-                return a.target
-            old = Symbol(f"{lvalue_name(a.target)}_old", a.target.type, "local", co, temp=True)
-            self.locals.append(old)
-            self.side_effect([Assign(co, Var(old.type, old), a.target), a], co, f"'{op[1:]}' inside an expression")
-            return Var(old.type, old)
-        e = self.expr(node.expr)
-        if op == "&":
-            return Unary(T.Pointer(e.type), "&", e)
-        if op == "*":
-            if isinstance(e.type, T.Pointer):
-                return Unary(e.type.target, "*", e)
-            if isinstance(e.type, T.Array):
-                return Index(e.type.elem, e, Const(T.INT, 0, "0"))
-            raise error(co, "dereference of a value that is not a pointer")
-        if op == "!":
-            return Unary(T.INT, "!", self.truth(e))
-        if not e.type.is_arith():
-            raise error(co, f"operator '{op}' on '{e.type}' is not supported")
-        t = T.promote(e.type)
-        e = self.convert(e, t)
-        if op == "+":
-            return e
-        if op == "-" and isinstance(e, Const) and isinstance(e.value, int):
-            v = t.wrap(-e.value)
-            if v == -e.value:
-                return Const(t, v, f"-{e.text}")
-        if op == "~" and not t.is_int():
-            raise error(co, "'~' needs an integer operand")
-        return Unary(t, op, e)
+            return self.increment_value(co, op, self.update(node))
+        return self.unary(op, self.expr(node.expr), co)
 
     def call(self, node: c_ast.FuncCall) -> Expr:
         co = self.coord(node)
@@ -1409,72 +942,11 @@ class Reader:
                 raise error(co, f"'{name}' takes one string literal")
             return builtins.nan_constant(name, raw[0].value, co)
         args = [self.expr(a) for a in raw]
-        if name == "__builtin_expect":
-            return args[0]
-        if builtins.is_math_builtin(name):
-            return builtins.math_builtin(name, args, co)
-        for scope in self.scopes:
-            if name in scope:
-                if not _function_pointer(getattr(scope[name], "type", None)):
-                    raise error(co, f"called object '{name}' is not a function")
-                raise error(co, f"call through function pointer '{name}' cannot be vectorized",
-                            "call the function by name")
-        sig = math_signature(name)  # libm builtins, and libm calls without a prototype
-        if sig is not None and len(args) == len(sig[1]) and (name.startswith("__builtin_") or name not in self.globals):
-            return Call(sig[0], name, [self.convert(a, pt) for a, pt in zip(args, sig[1])], co)
-        alias = builtins.libm_alias(name)  # __builtin_roundf: roundf's types (the name needs no prototype)
-        if alias is not None and len(args) == len(alias[2]):
-            return Call(alias[1], name, [self.convert(a, pt) for a, pt in zip(args, alias[2])], co)
-        if name in _NONLOCAL_JUMPS:
-            raise error(co, f"'{name}' (non-local jumps) cannot be vectorized",
-                        "keep setjmp/longjmp in the scalar caller")
-        if name.startswith("__builtin_"):
-            raise error(co, f"builtin '{name}' is not supported")
-        if name not in self.globals:
-            raise error(co, f"call to undeclared function '{name}'")
-        sym = self.global_symbol(name, node)
-        ft = sym.type
-        if not isinstance(ft, T.Func):
-            if not _function_pointer(ft):
-                raise error(co, f"called object '{name}' is not a function")
-            raise error(co, f"call through function pointer '{name}' cannot be vectorized",
-                        "call the function by name")
-        if ft.variadic:
-            raise error(co, f"call to variadic function '{name}' cannot be vectorized")
-        if len(args) != len(ft.params):
-            raise error(co, f"'{name}' takes {len(ft.params)} arguments, {len(args)} given")
-        args = [self.convert(a, pt) for a, pt in zip(args, ft.params)]
-        return Call(ft.ret, name, args, co)
-
-
-
-
-
-
-_NONLOCAL_JUMPS = {"setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp", "longjmp", "_longjmp", "siglongjmp",
-                   "__longjmp_chk", "vfork", "fork"}
-
-
-class _PtrCast(Cast):
-    """A pointer cast; the punning pass turns ``*(T *)&x`` into a BitCast."""
-
-
-def retype(e: Expr, t: T.CType) -> Expr:
-    """The same value spelled with type ``t`` (a typedef of the same type)."""
-    if isinstance(e, Const):
-        return Const(t, e.value, e.text)
-    return Cast(t, e)
-
-
-def walk_shallow(stmts: list[Stmt]):
-    """Statements not inside nested loops."""
-    for s in stmts:
-        yield s
-        if isinstance(s, If):
-            yield from walk_shallow(s.then)
-            yield from walk_shallow(s.els)
-        elif isinstance(s, Block):
-            yield from walk_shallow(s.body)
+        value = self.builtin_value(co, name, args)
+        if value is not None:
+            return value
+        local = next((scope[name] for scope in self.scopes if name in scope), None)
+        return self.call_function(co, name, args, local)
 
 
 def _is_expression(node) -> bool:
@@ -1483,38 +955,6 @@ def _is_expression(node) -> bool:
                                  c_ast.DoWhile, c_ast.Label, c_ast.Goto, c_ast.Break, c_ast.Continue,
                                  c_ast.EmptyStatement, c_ast.Switch, c_ast.Typedef, c_ast.Pragma, c_ast.Case,
                                  c_ast.Default, c_ast.StaticAssert)) and type(node).__name__ != "Asm"
-
-
-def uniquify_locals(fn: Function) -> None:
-    """Give locals that share a name (from separate scopes or macros) distinct names."""
-    seen = {p.name for p in fn.params}
-    for s in fn.locals:
-        name = s.name
-        n = 2
-        while name in seen:
-            name = f"{s.name}_{n}"
-            n += 1
-        s.name = name
-        seen.add(name)
-
-
-def parse_declare_simd(text: str) -> dict[str, str] | None:
-    """Parameter shapes from ``#pragma omp declare simd uniform(a, b) linear(i)``."""
-    words = text.split()
-    if words[:3] != ["omp", "declare", "simd"]:
-        return None
-    shapes: dict[str, str] = {}
-    for clause, args in re.findall(r"(uniform|linear)\s*\(([^)]*)\)", text):
-        for a in args.split(","):
-            name = a.split(":")[0].strip()
-            if name:
-                shapes[name] = clause
-    return shapes
-
-
-def _punning_union(t: T.Record) -> bool:
-    from expand.ir.types import punnable
-    return punnable(t)
 
 
 def _system_header(node) -> bool:
@@ -1564,10 +1004,6 @@ class _Parser(GnuCParser):
             return None
         col = pos - start + 1 if isinstance(pos, int) and isinstance(start, int) else 1
         return Coord(getattr(clex, "filename", "") or "", line, max(col, 1))
-
-
-def _function_pointer(t: T.CType | None) -> bool:
-    return isinstance(t, T.Pointer) and isinstance(t.target, T.Func)
 
 
 _FENV_HINT = ("expand's output computes in the caller's rounding mode and keeps no exception flags; "
@@ -1666,12 +1102,7 @@ def layout_lines(pre: str) -> frozenset[tuple[str, int]] | None:
 
     out: set[tuple[str, int]] = set()
     for m in _RECORD_HEAD.finditer(pre):
-        depth, j = 0, m.end() - 1
-        while j < len(pre):
-            depth += {"{": 1, "}": -1}.get(pre[j], 0)
-            if depth == 0:
-                break
-            j += 1
+        j = closing_bracket(pre, m.end() - 1, "{}")
         tail = _RECORD_TAIL.match(pre, j + 1)
         text = pre[m.start():tail.end() if tail else j + 1]
         if _LAYOUT.search(text):
@@ -1687,17 +1118,7 @@ def read_file(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc: 
     ``cc`` is the target's C compiler (a name or a command list, e.g. ``isa.cc``): it preprocesses the
     file and says what the target's types are (plain ``char`` is unsigned on AArch64 and ppc64le,
     ``wchar_t``); ``char_signed`` overrides the signedness of plain ``char``."""
-    if "\x00" in text:  # (at the first NUL byte)
-        i = text.index("\x00")
-        raise error(Coord(path, text.count("\n", 0, i) + 1, i - text.rfind("\n", 0, i)),
-                    "input is not a C source file (it contains NUL bytes)")
-    try:
-        target = T.target_of(cc, char_signed)
-    except T.TargetError as exc:
-        raise error(None, str(exc)) from None
-    if text.startswith("\ufeff"):  # a UTF-8 byte order mark (gcc skips it)
-        text = text[1:]
-    pre = preprocess(path, text, include_dirs, defines, undefs, T.target_cc(cc, char_signed))
+    text, target, pre = preprocessed(path, text, include_dirs, defines, undefs, cc, char_signed)
     parser = _Parser()
     try:
         ast = parser.parse(pre, path)

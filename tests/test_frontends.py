@@ -134,6 +134,25 @@ def test_clang_types_override_our_rules_and_say_so(tmp_path: Path, monkeypatch) 
     assert cmp.left.type.signed is False  # clang's type, not ours
 
 
+def test_increment_of_narrow_types(tmp_path: Path) -> None:
+    """``c++`` on a char or short is the sum in int converted back (C11 6.5.2.4), from both frontends: clang's
+    type of ``c++`` (the operand's) is not the sum's, and is no second opinion on it."""
+    from expand.ir import types as T
+    from expand.ir.nodes import Binary, Cast
+    text = ("int f(int x) { char c = x; short s = x; unsigned char u = x; c++; --s; u += 1; "
+            "int a = c++ + ++s; return a + c + s + u; }\n")
+    path = str(tmp_path / "inc.c")
+    a = read_file(path, text)
+    b, mismatches = read_file_clang_report(path, text)
+    assert not mismatches, "\n".join(map(str, mismatches))
+    assert X.first_differences(X.dump_module(a), X.dump_module(b)) == []
+    for inc in b.functions["f"].body[3:5]:  # c++; --s;
+        assert isinstance(inc.value, Cast) and isinstance(inc.value.operand, Binary)
+        assert inc.value.type.bits < 32 and T.strip_spelling(inc.value.operand.type) == T.INT
+    isa = get_isa("sse4.1")
+    assert expand_module(a, isa).text == expand_module(b, get_isa("sse4.1")).text
+
+
 # ----------------------------------------------------------------------------- diagnostics
 
 

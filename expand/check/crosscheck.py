@@ -49,7 +49,7 @@ from expand.ir.nodes import (
     Var,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[2]  # (the repository: expand/check/crosscheck.py)
 
 # --------------------------------------------------------------------------- structural dump
 
