@@ -3,8 +3,9 @@
    target (ispc's sse4-i32x4, avx2-i32x8 and avx512skx-x16): masks are compare results (all-ones
    lanes; AVX-512: mask registers), a blend is blendv (AVX-512: a masked move), a table read with
    per-lane indices is a gather where the ISA has one (AVX2 vpgatherdd/vgatherdps, AVX-512 the
-   zmm forms) and lane loads inserted into a register where it has none (SSE4.1: pinsrd/insertps,
-   no store/reload of the index vector). The anchor sources are written once against these names;
+   zmm forms) and lane loads built into a register where it has none (SSE4.1: no store/reload of
+   the index vector). With -DANCHOR_LANE_LOADS, AVX2 and AVX-512 take lane loads as SSE4.1 does
+   (the benchmark's "anchor, lane loads" column: what a gather buys on the host). The anchor sources are written once against these names;
    the target's -m flags pick the section, so each width gets its own instructions.
 
    Calls of libm functions go to mathlib's vector libm (python -m mathlib.libm), the same
@@ -15,6 +16,9 @@
 
 #include <stdint.h>
 #include <immintrin.h>
+
+/* a table word read through any pointer type (the float tables' lane loads go through the int path) */
+typedef int32_t anchor_word __attribute__((may_alias));
 
 #if defined(__AVX512F__)
 
@@ -45,8 +49,27 @@ static inline void vi_store(int *p, vi a) { _mm512_storeu_si512(p, a); }
 static inline vi vi_add(vi a, vi b) { return _mm512_add_epi32(a, b); }
 static inline vi vi_and(vi a, vi b) { return _mm512_and_si512(a, b); }
 static inline vi vi_blend(vi a, vi b, vm m) { return _mm512_mask_mov_epi32(a, m, b); }
+#ifndef ANCHOR_LANE_LOADS
 static inline vi vi_gather(const int *t, vi idx) { return _mm512_i32gather_epi32(idx, t, 4); }
 static inline vf vf_gather(const float *t, vi idx) { return _mm512_i32gather_ps(idx, t, 4); }
+#else
+/* (-DANCHOR_LANE_LOADS: lane loads instead of the gathers, each index taken out of the register) */
+static inline vi vi_gather(const anchor_word *t, vi idx)
+{
+    __m128i a = _mm512_castsi512_si128(idx), b = _mm512_extracti32x4_epi32(idx, 1), c = _mm512_extracti32x4_epi32(idx, 2),
+            d = _mm512_extracti32x4_epi32(idx, 3);
+    return _mm512_setr_epi32(t[_mm_cvtsi128_si32(a)], t[_mm_extract_epi32(a, 1)], t[_mm_extract_epi32(a, 2)],
+                             t[_mm_extract_epi32(a, 3)], t[_mm_cvtsi128_si32(b)], t[_mm_extract_epi32(b, 1)],
+                             t[_mm_extract_epi32(b, 2)], t[_mm_extract_epi32(b, 3)], t[_mm_cvtsi128_si32(c)],
+                             t[_mm_extract_epi32(c, 1)], t[_mm_extract_epi32(c, 2)], t[_mm_extract_epi32(c, 3)],
+                             t[_mm_cvtsi128_si32(d)], t[_mm_extract_epi32(d, 1)], t[_mm_extract_epi32(d, 2)],
+                             t[_mm_extract_epi32(d, 3)]);
+}
+static inline vf vf_gather(const float *t, vi idx)
+{
+    return _mm512_castsi512_ps(vi_gather((const anchor_word *)(const void *)t, idx));
+}
+#endif
 static inline vf vf_from_vi(vi a) { return _mm512_cvtepi32_ps(a); }
 static inline vi vi_from_vf(vf a) { return _mm512_cvttps_epi32(a); }
 static inline vm vm_and(vm a, vm b) { return (vm)(a & b); }
@@ -85,8 +108,22 @@ static inline void vi_store(int *p, vi a) { _mm256_storeu_si256((__m256i *)p, a)
 static inline vi vi_add(vi a, vi b) { return _mm256_add_epi32(a, b); }
 static inline vi vi_and(vi a, vi b) { return _mm256_and_si256(a, b); }
 static inline vi vi_blend(vi a, vi b, vm m) { return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), m)); }
+#ifndef ANCHOR_LANE_LOADS
 static inline vi vi_gather(const int *t, vi idx) { return _mm256_i32gather_epi32(t, idx, 4); }
 static inline vf vf_gather(const float *t, vi idx) { return _mm256_i32gather_ps(t, idx, 4); }
+#else
+static inline vi vi_gather(const anchor_word *t, vi idx)
+{
+    __m128i a = _mm256_castsi256_si128(idx), b = _mm256_extracti128_si256(idx, 1);
+    return _mm256_setr_epi32(t[_mm_cvtsi128_si32(a)], t[_mm_extract_epi32(a, 1)], t[_mm_extract_epi32(a, 2)],
+                             t[_mm_extract_epi32(a, 3)], t[_mm_cvtsi128_si32(b)], t[_mm_extract_epi32(b, 1)],
+                             t[_mm_extract_epi32(b, 2)], t[_mm_extract_epi32(b, 3)]);
+}
+static inline vf vf_gather(const float *t, vi idx)
+{
+    return _mm256_castsi256_ps(vi_gather((const anchor_word *)(const void *)t, idx));
+}
+#endif
 static inline vf vf_from_vi(vi a) { return _mm256_cvtepi32_ps(a); }
 static inline vi vi_from_vf(vf a) { return _mm256_cvttps_epi32(a); }
 static inline vm vm_and(vm a, vm b) { return _mm256_and_ps(a, b); }
@@ -124,20 +161,17 @@ static inline void vi_store(int *p, vi a) { _mm_storeu_si128((__m128i *)p, a); }
 static inline vi vi_add(vi a, vi b) { return _mm_add_epi32(a, b); }
 static inline vi vi_and(vi a, vi b) { return _mm_and_si128(a, b); }
 static inline vi vi_blend(vi a, vi b, vm m) { return _mm_castps_si128(_mm_blendv_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b), m)); }
-/* no gather: each lane's index taken out of the register, its element loaded and inserted */
-static inline vi vi_gather(const int *t, vi idx)
+/* no gather: each lane's index taken out of the register, its element loaded, the four built
+   into a register (GCC: movd and unpacks, where pinsrd/insertps from memory chain every lane's
+   insert on the one before: 25% slower on noise here) */
+static inline vi vi_gather(const anchor_word *t, vi idx)
 {
-    vi r = _mm_cvtsi32_si128(t[_mm_cvtsi128_si32(idx)]);
-    r = _mm_insert_epi32(r, t[_mm_extract_epi32(idx, 1)], 1);
-    r = _mm_insert_epi32(r, t[_mm_extract_epi32(idx, 2)], 2);
-    return _mm_insert_epi32(r, t[_mm_extract_epi32(idx, 3)], 3);
+    return _mm_setr_epi32(t[_mm_cvtsi128_si32(idx)], t[_mm_extract_epi32(idx, 1)], t[_mm_extract_epi32(idx, 2)],
+                          t[_mm_extract_epi32(idx, 3)]);
 }
 static inline vf vf_gather(const float *t, vi idx)
 {
-    vf r = _mm_load_ss(&t[_mm_cvtsi128_si32(idx)]);
-    r = _mm_insert_ps(r, _mm_load_ss(&t[_mm_extract_epi32(idx, 1)]), 0x10);
-    r = _mm_insert_ps(r, _mm_load_ss(&t[_mm_extract_epi32(idx, 2)]), 0x20);
-    return _mm_insert_ps(r, _mm_load_ss(&t[_mm_extract_epi32(idx, 3)]), 0x30);
+    return _mm_castsi128_ps(vi_gather((const anchor_word *)(const void *)t, idx));
 }
 static inline vf vf_from_vi(vi a) { return _mm_cvtepi32_ps(a); }
 static inline vi vi_from_vf(vf a) { return _mm_cvttps_epi32(a); }
