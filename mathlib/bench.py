@@ -1313,12 +1313,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--kernels", nargs="?", const="all", metavar="K,...",
                     help="the kernel suite instead (mathlib/kbench.py: expand, the hand-written anchor, GCC -O3"
                          " -ffast-math and GCC's clones against scalar, per kernel and ISA): all kernels, or these")
+    ap.add_argument("--doc", type=Path, help="with --kernels: also put the speed table between the"
+                    " <!-- kernels --> markers of this file (docs/performance.md)")
     args = ap.parse_args(argv)
+    if args.doc is not None and args.kernels is None:
+        ap.error("--doc goes with --kernels")
     if args.from_json and args.kernels is not None:
         from .kbench import write
 
         out = args.out or args.from_json.parent
-        write(json.loads(args.from_json.read_text()), out)
+        write(json.loads(args.from_json.read_text()), out, args.doc)
         print(f"wrote {out / 'kernels.md'}, {out / 'kernels.png'}")
         return 0
     if args.from_json:

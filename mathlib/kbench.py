@@ -3,12 +3,14 @@ host runs, five columns side by side in one program.
 
     python -m mathlib.bench --kernels [mandelbrot,noise,...] [--quick] [--isa avx2 ...] [--out DIR]
                             [--rounds R] [--runs P] [--min-ms MS] [--jobs J] [--keep-build DIR]
+                            [--doc docs/performance.md]
 
 Columns (each a driver that runs the whole domain once: the loops of ``Kernel.outer`` and the gang
 loop ``Kernel.inner``, calling the kernel once per element or once per gang):
 
 * ``scalar``: the kernel's source as it is, ``-O2 -fno-tree-vectorize -ffp-contract=off``, the driver
-  in the same translation unit (the kernel may be inlined, as ispc's serial examples compile);
+  in the same translation unit, the kernel inlined into it (``flatten``, as ispc's serial examples
+  compile; so are the gang functions of expand and the anchors into theirs);
 * ``expand``: expand's output (the command line's defaults: BOSCC ``auto``, mathlib's vector libm
   for libm calls, bit-exact), ``-O2 -ffp-contract=off``, driver in the same unit, one call per gang.
   A kernel expand cannot expand has no column: the table says ``expand: diagnostic <message>``;
@@ -39,7 +41,8 @@ column once, interleaved (the order rotating), spread over ``runs`` processes pi
 Speedups and ratios are medians of per-round ratios (``paired_speed``): over the scalar column,
 and the anchor's time over a column's (``/ anchor``: 1.0 is as fast as the anchor). Outputs
 (kernels.md, kernels.json, kernels.png) go to ``--out`` (default mathlib/results; with ``--quick``
-a temporary directory). A benchmark, not a test: it asserts nothing about speed.
+a temporary directory); ``--doc FILE`` also puts the speed table between FILE's ``<!-- kernels -->``
+markers. A benchmark, not a test: it asserts nothing about speed.
 """
 
 from __future__ import annotations
@@ -140,8 +143,10 @@ def driver(k: Kernel, name: str, callee: str, step: int, simd: bool = False) -> 
     """C: ``void name(void)`` running the whole domain, calling ``callee(args)`` at every ``step``-th
     element of the gang loop (``simd``: with ``#pragma omp simd`` on it). The scalars are read into
     locals first: the calls may write memory, so a global would be loaded again at every call (and
-    GCC does not vectorize a loop with loads of a global the callee might change)."""
-    lines = [f"\n__attribute__((noinline)) void {name}(void)\n{{\n"]
+    GCC does not vectorize a loop with loads of a global the callee might change). ``flatten``: the
+    callee and what it calls in the same translation unit are inlined into the loop, as ispc compiles
+    an export function with its foreach body (the clones, in another unit, stay calls)."""
+    lines = [f"\n__attribute__((noinline, flatten)) void {name}(void)\n{{\n"]
     lines += [f"    const {t} l_{n} = kb_{n};\n" for t, n, _ in k.scalars]
     ind = "    "
     for v, lo, hi in k.outer:
@@ -518,18 +523,18 @@ def cell_check(r: dict, v: str) -> str:
     return text + (f", {c['off']:,} outside" if c["off"] else "") + ("" if c["ok"] else " **fails**")
 
 
-def markdown(data: dict) -> str:
+def speed_table(data: dict) -> str:
+    """The main table: per kernel and ISA, the scalar time, each column's speedup and its ratio to the anchor."""
     meta = data["meta"]
-    out = ["# Kernel suite: speed over scalar and against the hand-written anchor\n\n",
-           f"`python -m mathlib.bench --kernels{' --quick' if meta['quick'] else ''}` ({meta['date']}): "
-           f"{meta['cpu']}; {meta['gcc']}; {meta['rounds']} rounds over {meta['runs']} runs of each program,"
+    out = [f"`python -m mathlib.bench --kernels{' --quick' if meta['quick'] else ''}` ({meta['date']}): "
+           f"{meta['cpu']}; {meta['gcc']}; {meta['rounds']} rounds over {meta['runs']}"
+           f" run{'s' * (meta['runs'] != 1)} of each program,"
            f" {'quick' if meta['quick'] else 'full'} sizes. Speedup: over the scalar column (median of per-round"
            " ratios); `/ anchor`: the anchor's time over the column's (1.00: as fast as the hand-written"
-           " intrinsics). Every column was checked against the scalar run before it was timed (below).\n\n"]
-    head = ("| kernel | ISA | scalar ns/element | expand | anchor | anchor, lane loads | GCC -O3 -ffast-math"
-            " | GCC clones | expand / anchor | -ffast-math / anchor | clones / anchor |\n"
-            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-    out.append(head)
+           " intrinsics). Every column was checked against the scalar run before it was timed.\n\n",
+           "| kernel | ISA | scalar ns/element | expand | anchor | anchor, lane loads | GCC -O3 -ffast-math"
+           " | GCC clones | expand / anchor | -ffast-math / anchor | clones / anchor |\n"
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"]
     for kname in meta["kernels"]:
         for isa in meta["isas"]:
             r = data["results"].get(isa, {}).get(kname)
@@ -543,6 +548,12 @@ def markdown(data: dict) -> str:
             cells = [cell_speedup(r, v) for v in SHOWN]
             ratios = [cell_ratio(r, v) for v in ("expand", "fastmath", "clones")]
             out.append(f"| {kname} | {isa} | {fmt_ns(s) if s else ''} | " + " | ".join(cells + ratios) + " |\n")
+    return "".join(out)
+
+
+def markdown(data: dict) -> str:
+    meta = data["meta"]
+    out = ["# Kernel suite: speed over scalar and against the hand-written anchor\n\n", speed_table(data)]
     out.append("\n![speedup over scalar](kernels.png)\n")
     out.append("\n## Checks against the scalar run (before timing)\n\n"
                "expand and the anchor must match bit for bit (any NaN matching any NaN); GCC's columns must be"
@@ -646,7 +657,7 @@ def plot(data: dict, path: Path) -> bool:
 
 
 def bench_kernels(kernels: list[Kernel], isas: list[str], out: Path, *, quick: bool, rounds: int, min_ms: float,
-                  procs: int, jobs: int, keep_build: Path | None, log=print) -> dict:
+                  procs: int, jobs: int, keep_build: Path | None, doc: Path | None = None, log=print) -> dict:
     """Build and run every (kernel, ISA) program, write kernels.md/json/png into ``out``; the data."""
     from .libm import ensure
 
@@ -672,7 +683,8 @@ def bench_kernels(kernels: list[Kernel], isas: list[str], out: Path, *, quick: b
                     r["error"] = str(exc)
                 r["where"] = p.where
                 log(f"{p.isa:7} {p.kernel.name:14} " + "  ".join(
-                    f"{v} {cell_speedup(r, v) or '-'}" for v in SERIES[1:]))
+                    f"{v} {cell_speedup(r, v) or '-'}" if v != "expand" or not p.diagnostic else f"{v}: diagnostic"
+                    for v in SHOWN))
             results[p.isa][p.kernel.name] = r
     finally:
         if keep_build is None:
@@ -691,15 +703,24 @@ def bench_kernels(kernels: list[Kernel], isas: list[str], out: Path, *, quick: b
         },
         "results": results,
     }
-    write(data, out)
+    write(data, out, doc)
     return data
 
 
-def write(data: dict, out: Path) -> None:
+def write(data: dict, out: Path, doc: Path | None = None) -> None:
+    """kernels.json, kernels.png and kernels.md into ``out``; with ``doc``, the speed table also
+    between the ``<!-- kernels -->`` markers of that file (docs/performance.md)."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "kernels.json").write_text(json.dumps(data, indent=1) + "\n")
     plot(data, out / "kernels.png")
     (out / "kernels.md").write_text(markdown(data))
+    if doc is not None:
+        text = doc.read_text()
+        if "<!-- kernels -->" not in text:
+            raise SystemExit(f"{doc} has no <!-- kernels --> ... <!-- /kernels --> markers")
+        table = speed_table(data)
+        doc.write_text(re.sub(r"<!-- kernels -->.*?<!-- /kernels -->",
+                              lambda _: f"<!-- kernels -->\n{table}<!-- /kernels -->", text, flags=re.S))
 
 
 def main(args, isas: list[str]) -> int:
@@ -716,7 +737,7 @@ def main(args, isas: list[str]) -> int:
     out = args.out or (Path(tempfile.mkdtemp(prefix="expand-kbench-out-")) if quick else RESULTS_DIR)
     try:
         bench_kernels(ks, isas, out, quick=quick, rounds=rounds, min_ms=min_ms, procs=procs, jobs=args.jobs,
-                      keep_build=args.keep_build)
+                      keep_build=args.keep_build, doc=args.doc)
     except WrongEntryPoint as exc:
         print(f"bench: error: {exc}: stopped (a column must call what it names)", file=sys.stderr)
         return 1

@@ -101,3 +101,12 @@ def test_driver_runs_the_domain_in_gangs() -> None:
     text = kbench.driver(m, "kb_clones", "g", 1, simd=True)
     assert "const float l_y0 = kb_y0;" in text and "#pragma omp simd\n" in text  # (math.h has a y0)
     assert "g(l_x0, l_y0, l_dx, l_dy, KB_WIDTH, KB_MAX_ITERATIONS, kb_output, j, i);" in text
+
+
+def test_doc_gets_the_speed_table(quick: Path, tmp_path: Path) -> None:
+    doc = tmp_path / "performance.md"
+    doc.write_text("# Speed\n\n<!-- kernels -->\n(old)\n<!-- /kernels -->\n\nafter\n")
+    kbench.write(json.loads((quick / "kernels.json").read_text()), tmp_path / "out", doc)
+    text = doc.read_text()
+    assert "(old)" not in text and text.endswith("<!-- /kernels -->\n\nafter\n")
+    assert "| mandelbrot | avx2 |" in text and "| kernel | ISA | scalar ns/element |" in text
