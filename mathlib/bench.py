@@ -80,6 +80,7 @@ from .benchkit import (
     host_isas,
     lives_in,
     paired_speed,
+    pyplot,
     run,
 )
 from .corpus import CorpusFunction, corpus
@@ -1100,13 +1101,10 @@ COLORS = {"vector": "#1f77b4", "BOSCC": "#ff7f0e", "BOSCC_all": "#ffbb78", "gcc"
 
 def plot(data: dict, path: Path, set_name: str = "common") -> bool:
     """Fig. 6-style grouped bars (one panel per ISA) into ``path``; False without matplotlib."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print(f"bench: matplotlib is not installed: no {path.name} (pip install matplotlib)", file=sys.stderr)
+    mpl = pyplot(path)
+    if mpl is None:
         return False
+    matplotlib, plt = mpl
 
     meta = data["meta"]
     isas = meta["isas"]

@@ -10,6 +10,7 @@ import platform
 import re
 import statistics
 import subprocess
+import sys
 from pathlib import Path
 
 from emit import runs_here
@@ -74,6 +75,19 @@ def paired_speed(a: dict, b: dict) -> float:
     the same round of the same process (the two ran back to back, so a slow spell of the machine
     or a slow process moves both and cancels, which the ratio of two medians does not do)."""
     return statistics.median(y / x for x, y in zip(a["samples"], b["samples"]) if x > 0)
+
+
+def pyplot(path: Path):
+    """(matplotlib, matplotlib.pyplot) drawing to files, or None (saying so) when matplotlib is missing:
+    no ``path`` then."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print(f"bench: matplotlib is not installed: no {path.name} (pip install matplotlib)", file=sys.stderr)
+        return None
+    return matplotlib, plt
 
 
 def fmt_ns(x: float) -> str:

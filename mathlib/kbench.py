@@ -81,6 +81,7 @@ from .benchkit import (
     gcc_version,
     lives_in,
     paired_speed,
+    pyplot,
     run,
 )
 from .suite import ANCHOR_DIR, KERNELS_DIR, Kernel
@@ -604,13 +605,10 @@ COLORS = {"expand": "#1f77b4", "anchor": "#d62728", "anchor_ll": "#ff9896", "fas
 
 def plot(data: dict, path: Path) -> bool:
     """Grouped bars of the speedups over scalar, one panel per ISA; False without matplotlib."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print(f"bench: matplotlib is not installed: no {path.name} (pip install matplotlib)", file=sys.stderr)
+    mpl = pyplot(path)
+    if mpl is None:
         return False
+    matplotlib, plt = mpl
     meta = data["meta"]
     isas, names = meta["isas"], meta["kernels"]
     series = list(SHOWN)
