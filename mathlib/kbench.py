@@ -224,6 +224,8 @@ def _build(prog: KProgram, wd: Path, *, quick: bool, libdir: Path, jobs: int) ->
         prog.entries["expand"] = (vname, "exe")
     except ExpandError as exc:
         prog.diagnostic = exc.message
+    except Exception as exc:  # a bug of expand's (never a traceback for a user): the row says so, the rest runs
+        prog.diagnostic = f"internal error ({type(exc).__name__}: {exc})"
     units["anchor"] = (f'/* anchor */\n#include "{k.anchor.resolve()}"\n#include "kb_data.h"\n'
                        + driver(k, "kb_anchor", f"anchor_{k.name}", lanes), VECTOR_FLAGS)
     if isa.name != "sse4.1" and re.search(r"\bv[if]_gather\(", k.anchor.read_text()):
@@ -498,7 +500,8 @@ def check_entries(prog: KProgram, out: str) -> dict[str, str]:
 def cell_speedup(r: dict, v: str) -> str:
     """A table cell: the column's speedup over scalar, or why there is none."""
     if v == "expand" and r.get("diagnostic"):
-        return f"expand: diagnostic {r['diagnostic']}"
+        d = r["diagnostic"]
+        return f"expand: **{d}**" if d.startswith("internal error") else f"expand: diagnostic {d}"
     c = r.get("check", {}).get(v)
     if c is not None and not c["ok"]:
         return f"**wrong**: {c['bits']:,} of {c['n']:,} differ" if v in EXACT else \
