@@ -3,6 +3,7 @@ the single rounding instruction (EXPAND Section 5 / Fig. 6, on x86).
 
     python -m mathlib.bench [--quick] [--isa sse4.1 --isa avx2 ...] [--functions floorf,logf]
                             [--out mathlib/results] [--rounds R] [--min-ms MS] [--keep-build DIR]
+    python -m mathlib.bench --kernels [mandelbrot,...] [options as above]   (the kernel suite: mathlib/kbench.py)
 
 For every corpus function (``mathlib.corpus``) and every loop kernel of ``mathlib/loops`` with only
 value parameters, and every x86 ISA the host runs, one C program holds every variant:
@@ -55,7 +56,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from emit import get_isa, runs_here, why_not_here
+from emit import get_isa, why_not_here
 from emit.host import EXIT_NOT_RUN
 from emit.isa import lane_kind, scalar_ctype
 from expand.driver import expand_module
@@ -63,11 +64,29 @@ from expand.ir import types as T
 from expand.vecmath import EXPANDM_FUNCTIONS, expandm_symbol
 from frontends.pycparser_frontend import read_file
 
+from .benchkit import (
+    ALIGN_FLAGS,
+    SCALAR_FLAGS,
+    VECTOR_FLAGS,
+    WHERE_C,
+    X86_ISAS,
+    BuildError,
+    WrongEntryPoint,
+    cpu_model,
+    entries_code,
+    entry_lines,
+    fmt_ns,
+    gcc_version,
+    host_isas,
+    lives_in,
+    paired_speed,
+    pyplot,
+    run,
+)
 from .corpus import CorpusFunction, corpus
 from .matrix import loop_kernels
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
-X86_ISAS = ("sse4.1", "avx2", "avx512")
 N_DEFAULT = 2048  # elements per array: 2 inputs + 1 output of floats = 24 KiB, inside a 32 KiB L1D
 
 SERIES = ["scalar", "vector", "BOSCC", "BOSCC_all", "gcc", "gcc_ntm", "expandm", "libmvec", "sleef", "instr"]
@@ -85,14 +104,8 @@ LABELS = {
 }
 SETS = ("common", "rare")
 
-SCALAR_FLAGS = ["-O2", "-fno-tree-vectorize", "-ffp-contract=off"]
-VECTOR_FLAGS = ["-O2", "-ffp-contract=off"]
 GCC_FLAGS = ["-O3", "-fopenmp-simd"]
 MAIN_FLAGS = ["-O2", "-fno-tree-vectorize", "-ffp-contract=off", "-fPIE"]
-#: Added to every compile: each function and loop starts a 64-byte line, so that where the linker
-#: happens to put a variant (the same instructions 20% apart here otherwise) matters less.
-ALIGN_FLAGS = ["-falign-functions=64", "-falign-loops=64"]
-
 QUICK_FUNCTIONS = ["floorf", "logf"]
 
 
@@ -239,37 +252,6 @@ def make_inputs(spec: Spec, kinds: list[str], n: int, seed: int) -> dict[str, li
 # Host
 
 
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                name = line.split(":", 1)[1].strip()
-                fam = mod = ""
-                for ln in Path("/proc/cpuinfo").read_text().splitlines():
-                    if ln.startswith("cpu family") and not fam:
-                        fam = ln.split(":", 1)[1].strip()
-                    elif re.match(r"model\s*:", ln) and not mod:
-                        mod = ln.split(":", 1)[1].strip()
-                return f"{name} (family {fam}, model {mod})" if fam else name
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def gcc_version() -> str:
-    try:
-        return subprocess.run(["gcc", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
-    except (OSError, IndexError):
-        return "gcc ?"
-
-
-def host_isas() -> list[str]:
-    """The x86 ISAs of X86_ISAS this host runs (emit/host.py)."""
-    if platform.machine().lower() not in ("x86_64", "amd64"):
-        return []
-    return [i for i in X86_ISAS if runs_here(i)]
-
-
 def have_lib(name: str) -> bool:
     p = subprocess.run(["gcc", f"-print-file-name=lib{name}.so"], capture_output=True, text=True).stdout.strip()
     return os.path.isabs(p) and os.path.exists(p)
@@ -391,21 +373,6 @@ class Program:
     anchor_exe: Path | None = None
     #: series -> the object file its entry point was found in at run time (and "anchor")
     where: dict[str, str] = field(default_factory=dict)
-
-
-class WrongEntryPoint(Exception):
-    """A column does not call what it names (found at run time): the benchmark stops."""
-
-
-class BuildError(Exception):
-    pass
-
-
-def run(cmd: list[str], cwd: Path) -> str:
-    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise BuildError(f"$ {' '.join(cmd)}\n{(p.stdout + p.stderr)[-4000:]}")
-    return p.stdout
 
 
 def expand_text(f: CorpusFunction, isa_name: str, prefix: str, boscc: str | None):
@@ -645,7 +612,7 @@ def _build(f: CorpusFunction, isa_name: str, wd: Path, prog: Program, *, n: int,
         prog.entries[series] = (texts[series][1].vector_name, "exe")
     w.append(_MAIN_TEMPLATE.replace("@LOAD@", _load_code(args)).replace("@SAVE@", _save_code(outs))
              .replace("@CMP@", _cmp_code(outs)).replace("@NOUT@", str(max(len(outs), 1)))
-             .replace("@ENTRIES@", _entries_code(prog.entries)).replace("@WHERE@", WHERE_C))
+             .replace("@ENTRIES@", entries_code(prog.entries)).replace("@WHERE@", WHERE_C))
     (wd / "main.c").write_text("".join(w))
     cc("main.c", "main.o", MAIN_FLAGS)
     if "libmvec" in variants:  # the anchor: the same inputs and loop, libmvec alone
@@ -657,7 +624,7 @@ def _build(f: CorpusFunction, isa_name: str, wd: Path, prog: Program, *, n: int,
              "#define NV (int)(sizeof V / sizeof V[0])\n\n",
              _MAIN_TEMPLATE.replace("@LOAD@", _load_code(args)).replace("@SAVE@", _save_code(outs))
              .replace("@CMP@", _cmp_code(outs)).replace("@NOUT@", str(max(len(outs), 1)))
-             .replace("@ENTRIES@", _entries_code({"libmvec": prog.entries["libmvec"]})).replace("@WHERE@", WHERE_C)]
+             .replace("@ENTRIES@", entries_code({"libmvec": prog.entries["libmvec"]})).replace("@WHERE@", WHERE_C)]
         (wd / "anchor.c").write_text("".join(a))
         steps.append(lambda: run(["gcc", *MAIN_FLAGS, *ALIGN_FLAGS, *cflags, "anchor.c", "-o", "anchor", "-lmvec",
                                   "-lm"], wd))
@@ -694,28 +661,17 @@ def check_instruction(fn: str, isa: str, disassembly: str) -> None:
         raise WrongEntryPoint(f"{fn} [{isa}]: the instruction column has no {INSTR_MNEMONIC[fn]} instruction")
 
 
-def _entries_code(entries: dict[str, tuple[str, str]]) -> str:
-    """C statements printing, for each series, the object its entry point lives in (dladdr)."""
-    return "".join(f'    where("{series}", "{sym}", (const void *)&{sym});\n' for series, (sym, _) in entries.items())
-
-
 def check_entries(prog: Program, exe: Path, out: str) -> dict[str, str]:
     """Every column calls what it names: the ``entry`` lines ``exe`` printed (dladdr of each entry point)
     against ``prog.entries``; {series: object file}. Raises WrongEntryPoint otherwise."""
-    seen = {}
-    for line in out.splitlines():
-        parts = line.split(" ", 3)
-        if parts[0] == "entry" and len(parts) == 4:
-            seen[parts[1]] = (parts[2], parts[3])
+    seen = entry_lines(out)
     want = prog.entries if exe == prog.exe else {"libmvec": prog.entries["libmvec"]}
     where = {}
     for series, (sym, lib) in want.items():
         if series not in seen:
             raise WrongEntryPoint(f"{prog.function} [{prog.isa}]: {exe.name} did not say where {sym} lives")
         obj = seen[series][1]
-        ok = (os.path.realpath(obj) == os.path.realpath(exe) if lib == "exe"
-              else re.fullmatch(rf"{re.escape(lib)}\.so(\.\d+)*", os.path.basename(obj)) is not None)
-        if not ok:
+        if not lives_in(obj, lib, exe):
             what = f"{exe.name} itself" if lib == "exe" else f"{lib}.so"
             raise WrongEntryPoint(f"the {LABELS[series]} column of {prog.function} [{prog.isa}] calls {sym} in"
                                   f" {obj}, not in {what}")
@@ -750,16 +706,6 @@ def _cmp_code(outs: list[tuple[str, str]]) -> str:
         lines.append(f"    bad += differ(ref{j}, {nm}, {size}, {isf});\n")
     return "".join(lines)
 
-
-#: C: ``where(series, symbol, address)`` prints the object an entry point lives in (needs <dlfcn.h>, <stdio.h>).
-WHERE_C = r"""/* where an entry point lives: the program itself or a shared library (the columns call what they name) */
-static void where(const char *series, const char *sym, const void *p)
-{
-    Dl_info d;
-    printf("entry %s %s %s\n", series, sym, dladdr(p, &d) && d.dli_fname ? d.dli_fname : "?");
-}
-
-"""
 
 _MAIN_TEMPLATE = r"""
 static unsigned char ref0[BENCH_N * 8], ref1[BENCH_N * 8], ref2[BENCH_N * 8], ref3[BENCH_N * 8];
@@ -921,13 +867,6 @@ def _summarize(acc: dict[str, dict[str, dict]]) -> None:
                                          for o in ("vector", "BOSCC_all") if o in acc[s]}
 
 
-def paired_speed(a: dict, b: dict) -> float:
-    """How much faster variant ``a`` runs than ``b``: the median over rounds of b's time / a's time in
-    the same round of the same process (the two ran back to back, so a slow spell of the machine
-    or a slow process moves both and cancels, which the ratio of two medians does not do)."""
-    return statistics.median(y / x for x, y in zip(a["samples"], b["samples"]) if x > 0)
-
-
 # ------------------------------------------------------------------------------------------------
 # Reports
 
@@ -1020,10 +959,6 @@ def boscc_section(data: dict) -> list[str]:
                        "| function | auto vs off | auto vs all | same C | |\n|---|---:|---:|---|---|\n")
             out.extend(rows)
     return out
-
-
-def fmt_ns(x: float) -> str:
-    return f"{x:.3f}" if x < 10 else f"{x:.1f}" if x < 1000 else f"{x:.0f}"
 
 
 def markdown(data: dict) -> str:
@@ -1166,13 +1101,10 @@ COLORS = {"vector": "#1f77b4", "BOSCC": "#ff7f0e", "BOSCC_all": "#ffbb78", "gcc"
 
 def plot(data: dict, path: Path, set_name: str = "common") -> bool:
     """Fig. 6-style grouped bars (one panel per ISA) into ``path``; False without matplotlib."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print(f"bench: matplotlib is not installed: no {path.name} (pip install matplotlib)", file=sys.stderr)
+    mpl = pyplot(path)
+    if mpl is None:
         return False
+    matplotlib, plt = mpl
 
     meta = data["meta"]
     isas = meta["isas"]
@@ -1376,7 +1308,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2, help="parallel builds (measurements always run one at a time)")
     ap.add_argument("--keep-build", type=Path, help="keep the generated C and programs in this directory")
     ap.add_argument("--from-json", type=Path, help="only rewrite bench.md and the PNGs from this bench.json")
+    ap.add_argument("--kernels", nargs="?", const="all", metavar="K,...",
+                    help="the kernel suite instead (mathlib/kbench.py: expand, the hand-written anchor, GCC -O3"
+                         " -ffast-math and GCC's clones against scalar, per kernel and ISA): all kernels, or these")
+    ap.add_argument("--doc", type=Path, help="with --kernels: also put the speed table between the"
+                    " <!-- kernels --> markers of this file (docs/performance.md)")
     args = ap.parse_args(argv)
+    if args.doc is not None and args.kernels is None:
+        ap.error("--doc goes with --kernels")
+    if args.from_json and args.kernels is not None:
+        from .kbench import write
+
+        out = args.out or args.from_json.parent
+        write(json.loads(args.from_json.read_text()), out, args.doc)
+        print(f"wrote {out / 'kernels.md'}, {out / 'kernels.png'}")
+        return 0
     if args.from_json:
         data = json.loads(args.from_json.read_text())
         out = args.out or args.from_json.parent
@@ -1399,6 +1345,11 @@ def main(argv: list[str] | None = None) -> int:
     for i in skipped:
         print(f"bench: not measuring {i}: {why_not_here(i)}", file=sys.stderr)
     isas = [i for i in isas if i in host]
+    if args.kernels is not None and isas:  # (every ISA asked for, also with --quick: the table is per ISA)
+        from .kbench import main as kernels_main
+
+        status = kernels_main(args, isas)
+        return status or (EXIT_NOT_RUN if skipped else 0)
     if args.quick:
         isas = isas[-1:] if not args.isa else isas[:1]
     if not isas:

@@ -41,6 +41,8 @@ class CorpusFunction:
     include_dirs: list[Path] = field(default_factory=list)
     link: list[Path] = field(default_factory=list)
     libs: list[str] = field(default_factory=list)
+    #: --verify ranges of integer parameters that index memory (``verify(bounds=...)``)
+    bounds: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def include_flags(self) -> list[str]:
         """``-I`` flags for this function's include dirs."""

@@ -2,7 +2,10 @@
 
     python -m mathlib.matrix [--isa NAME ...] [--readme docs/isas.md]
 
-Prints a Markdown table (one row per function, one column per ISA, each cell the number of inputs
+Rows: the corpus (mathlib.corpus), the loop kernels (mathlib/loops) and the kernel suite
+(mathlib.suite, with the parameter ranges its kernels need; a suite kernel expand cannot expand yet
+shows its diagnostic, and counts as a failure only when the diagnostic is not the one the suite
+expects). Prints a Markdown table (one row per function, one column per ISA, each cell the number of inputs
 compared with 0 mismatches, or what failed); with ``--readme`` it also replaces the table between
 the ``<!-- matrix -->`` markers of that file. Native ISAs get 100,000 random inputs per function,
 emulated ones (run under qemu) 20,000, each on top of the edge set. An ISA this host cannot run
@@ -25,6 +28,7 @@ from expand.ir.diagnostics import ExpandError
 from frontends.pycparser_frontend import read_file
 
 from .corpus import CorpusFunction, corpus
+from .suite import KERNELS, suite_functions
 
 LOOPS = Path(__file__).parent / "loops"
 
@@ -32,6 +36,10 @@ LOOPS = Path(__file__).parent / "loops"
 def loop_kernels() -> list[CorpusFunction]:
     """Our loop kernels (mathlib/loops), one function each, named like the file."""
     return [CorpusFunction(p.stem, p, p.stem, [], [], ["m"]) for p in sorted(LOOPS.glob("*.c"))]
+
+
+#: suite kernel -> the diagnostic expand gives for it today (mathlib.suite)
+EXPECTED_DIAGNOSTICS = {k.name: k.diagnostic for k in KERNELS if k.diagnostic}
 
 
 def check(f: CorpusFunction, isa_name: str, boscc: str = "auto") -> tuple[bool, str]:
@@ -43,13 +51,16 @@ def check(f: CorpusFunction, isa_name: str, boscc: str = "auto") -> tuple[bool, 
                         cc=isa.preprocessor)
         res = expand_module(mod, isa, functions=[f.func], boscc=boscc)
     except ExpandError as exc:
+        expected = EXPECTED_DIAGNOSTICS.get(f.name)
+        if expected is not None and expected in exc.message:
+            return True, f"diagnostic (expected): {exc.message}"
         return False, f"error: {exc.message}"
     (e,) = res.functions
     rep = verify(scalar_sources=[f.source], scalar_name=e.scalar_name, vector_c=res.text,
                  vector_name=e.vector_name, params=[Param(p.name, p.type, p.shape or "varying") for p in e.params],
                  ret=e.ret,
                  isa=isa, include_dirs=f.include_dirs, link_files=f.link, libs=tuple(f.libs) or ("m",),
-                 constants=e.constants, n_random=n_random)
+                 constants=e.constants, n_random=n_random, bounds=f.bounds)
     if rep.ok:
         return True, f"{rep.inputs:,} ok"
     if rep.not_run is not None:  # compiled and linked; this host cannot run it (emit/host.py)
@@ -60,7 +71,7 @@ def check(f: CorpusFunction, isa_name: str, boscc: str = "auto") -> tuple[bool, 
 
 
 def table(isas: list[str], jobs: int = 2, boscc: str = "auto") -> tuple[str, bool]:
-    funcs = corpus() + loop_kernels()
+    funcs = corpus() + loop_kernels() + suite_functions()
     cells: dict[tuple[str, str], tuple[bool, str]] = {}
     with ThreadPoolExecutor(jobs) as pool:
         futs = {(f.name, i): pool.submit(check, f, i, boscc) for f in funcs for i in isas}

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from emit import runs_here
 from mathlib import bench
 
 REPO = Path(__file__).resolve().parent.parent
@@ -159,7 +160,7 @@ def test_instruction_helpers_compile_and_are_exact(tmp_path: Path, isa_name: str
     p = subprocess.run(["gcc", "-O2", "-Wall", "-Werror", "-fno-builtin", *isa.cflags, "i.c", "-o", "i", "-lm"],
                        cwd=tmp_path, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr + text
-    if not bench.runs_here(isa_name):
+    if not runs_here(isa_name):
         pytest.skip(f"{isa_name} does not run here (compiled only)")
     r = subprocess.run([str(tmp_path / "i")], capture_output=True, text=True)
     assert r.returncode == 0 and "0 bad" in r.stdout, r.stdout
@@ -196,7 +197,7 @@ def test_entry_check_stops_when_our_library_answers_for_libmvec(tmp_path: Path) 
     own = tmp_path / "libexpandm_own.a"
     subprocess.run(["objcopy", "--wildcard", "--localize-symbol=_ZGV*", archive, own], check=True)
     entries = {"libmvec": ("_ZGVdN8v_logf", "libmvec"), "expandm": ("_Exp_logf_avx2", "exe")}
-    (tmp_path / "m.c").write_text(WHERE_MAIN.format(where=bench.WHERE_C, entries=bench._entries_code(entries)))
+    (tmp_path / "m.c").write_text(WHERE_MAIN.format(where=bench.WHERE_C, entries=bench.entries_code(entries)))
     progs = {}
     for tag, a in (("as_is", archive), ("own", own)):
         exe = tmp_path / f"m_{tag}"
