@@ -789,9 +789,9 @@ class ClangReader:
             self.mismatches.append(m)
 
     # ------------------------------------------------------------------ top level
-    def read(self, keep_going: bool = False) -> Module:
-        """The Module; with ``keep_going``, a function of the user's file that fails is left out and its
-        error kept in :attr:`failed` (for cross-checks), instead of raised."""
+    def read(self) -> Module:
+        """The Module. A function of the user's file that fails is left out and its error kept in
+        :attr:`failed` (``Module.failed``: raised if an expanded function needs it, expand/driver.py)."""
         K = self.K
         frames, f = 0, sys._getframe()
         while f is not None:
@@ -816,19 +816,14 @@ class ClangReader:
         prologue = module_prologue(self.source, self.templates)
         self.failed: dict[str, ExpandError] = {}
         for name, fd in self.func_nodes.items():
-            if self.in_user_file(fd):
-                try:
-                    self.functions[name] = self.function(fd)
-                except ExpandError as exc:
-                    if not keep_going:
-                        raise
+            try:
+                self.functions[name] = self.function(fd)
+            except ExpandError as exc:
+                # (a static helper of one of the user's headers is used if it converts, else called per lane)
+                if self.in_user_file(fd):
                     self.failed[name] = exc
-            else:
-                try:  # a static helper from one of the user's headers: used if it converts
-                    self.functions[name] = self.function(fd)
-                except ExpandError:
-                    pass
-        mod = Module(self.path, self.source.splitlines(), self.functions, self.globals, prologue, self.templates)
+        mod = Module(self.path, self.source.splitlines(), self.functions, self.globals, prologue, self.templates,
+                     failed=dict(self.failed))
         name_local_statics(mod, self.local_statics)
         return mod
 
@@ -1002,6 +997,7 @@ class ClangReader:
         ftype = self.func_type(fd)
         self.local_syms = {}
         self.locals = []
+        self.before, self.conditional, self.unevaluated = None, 0, 0  # (as after a function that failed)
         self.switch_depth = 0  # switch statements being read around the current statement
         self.switch_count = 0  # switch statements read in this function (their labels' numbers)
         self.fn_name = fd.spelling
@@ -2049,6 +2045,32 @@ def _reader(name: str):
     return read_file
 
 
+def _other_reads_more(first: Module, name: str, frontend: str, have: dict[str, bool], path: str, text: str,
+                      include_dirs, defines, undefs, target: dict) -> Module:
+    """``first`` (read by frontend ``name``) left functions out (``Module.failed``: their errors are raised
+    if an expanded function needs them). With ``auto``, the other frontend's Module if it reads them and all
+    the others too (a construct only it reads); with an explicit frontend, ``first`` with a note on the
+    errors of the functions the other one reads."""
+    other = "clang" if name == "pycparser" else "pycparser"
+    if not have[other]:
+        return first
+    try:
+        mod = _reader(other)(path, text, include_dirs, defines, undefs, **target)
+    except Exception:  # (its error, or a bug in it, must not hide this frontend's Module)
+        return first
+    read = [n for n in first.failed if n not in mod.failed]
+    if not read:
+        return first
+    if frontend == "auto" and set(mod.failed) < set(first.failed):
+        return mod
+    if frontend != "auto":
+        note = f"the {other} frontend reads this function: use --frontend {other}"
+        for n in read:
+            exc = first.failed[n]
+            exc.hint = f"{exc.hint}; {note}" if getattr(exc, "hint", "") else note
+    return first
+
+
 def read_file_any(path: str, text: str, include_dirs=(), defines=(), undefs=(), frontend: str = "auto",
                   cc: str | Sequence[str] = "gcc", char_signed: bool | None = None) -> Module:
     """Read a C file with the chosen frontend: ``"pycparser"``, ``"clang"`` or ``"auto"``.
@@ -2083,9 +2105,12 @@ def read_file_any(path: str, text: str, include_dirs=(), defines=(), undefs=(), 
     first_error: ExpandError | None = None
     target = {"cc": cc, "char_signed": char_signed}
     try:
-        return _reader(order[0])(path, text, include_dirs, defines, undefs, **target)
+        first = _reader(order[0])(path, text, include_dirs, defines, undefs, **target)
     except ExpandError as exc:
         first_error = exc
+    else:
+        return first if not first.failed else _other_reads_more(first, order[0], frontend, have, path, text,
+                                                                include_dirs, defines, undefs, target)
     other = "clang" if order[0] == "pycparser" else "pycparser"
     if not have[other] or first_error.message == "expression nesting is too deep":
         raise first_error  # (the pycparser reader's limit: deeper than the clang reader's, which is slow there)

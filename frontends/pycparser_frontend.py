@@ -355,18 +355,19 @@ class Reader:
         for node in ast.ext:
             self.toplevel(node)
         prologue = module_prologue(self.source, self.templates)
+        failed: dict[str, Exception] = {}
         for name, fd in self.func_nodes.items():
             if fenv.operation(name) is not None:
                 continue  # (its calls are read as frontends/fenv.py says)
-            if self.in_user_file(fd):
+            try:
                 self.functions[name] = self.function(fd)
-            else:
-                try:  # a static helper from one of the user's headers (asuint, ...): used if it converts
-                    self.functions[name] = self.function(fd)
-                except ExpandError:
-                    pass
+            except ExpandError as exc:
+                # The user's: raised if an expanded function needs it (expand/driver.py). A static helper
+                # of one of the user's headers (asuint, ...) is used if it converts, else called per lane.
+                if self.in_user_file(fd):
+                    failed[name] = exc
         mod = Module(self.path, self.source.splitlines(), self.functions, self.globals, prologue, self.templates,
-                     {n: a for n, a in self.assumptions.items() if n in self.functions})
+                     {n: a for n, a in self.assumptions.items() if n in self.functions}, failed)
         name_local_statics(mod, self.local_statics)
         return mod
 
@@ -531,6 +532,7 @@ class Reader:
         assert isinstance(ftype, T.Func)
         self.scopes = [{}]
         self.locals = []
+        self.before, self.conditional, self.unevaluated = None, 0, 0  # (as after a function that failed)
         self.label_names: set[str] = set()
         self.switch_depth = 0  # switch statements being read around the current statement
         self.switch_count = 0  # switch statements read in this function (their labels' numbers)

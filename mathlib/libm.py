@@ -137,8 +137,7 @@ GLIBC_FUNCTIONS: dict[str, tuple[str, str]] = {
 }
 #: The corpus's glibc functions (mathlib/corpus.py) and log2f, compiled through the hand-written shim
 #: (mathlib/glibc-shim) as before: with glibc's own headers, expand's frontend refuses AArch64's roundf
-#: (``__builtin_roundf``) and powf (a ``long double`` arm of ``issignaling``), and expand every function
-#: on POWER (the static inline helpers of include/time.h return structs), which the shim builds.
+#: (``__builtin_roundf``) and powf (a ``long double`` arm of ``issignaling``), which the shim builds.
 SHIM_FUNCTIONS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "log2f": ("e_log2f.c", "__log2f", ("e_log2f_data.c", "math_errf.c")),
 }

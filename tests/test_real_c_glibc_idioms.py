@@ -339,3 +339,89 @@ def test_builtin_spellings_of_libm_functions(tmp_path: Path, isa: str, frontend:
     text = "float f (float x) { return __builtin_roundf (x) + __builtin_expf (x * 0.5f); }\n" \
            "double g (double x) { return __builtin_round (x) - __builtin_atan2 (x, 2.0); }\n"
     check_source(tmp_path, "broundf", text, isa, frontend=frontend)
+
+
+# ----------------------------------------------------------------------------- what no expanded function reaches
+
+#: A library's internal header as glibc's include/time.h and math_private.h are: static inline helpers on
+#: things expand refuses (a struct returned by value, long double, _Complex, volatile), declarations of such
+#: types, and one helper the function uses
+UNUSED_H = r"""
+#include <stdint.h>
+struct ts64 { int64_t tv_sec; int64_t tv_nsec; };
+typedef long double wide_t;
+struct mixed { long double l; _Complex double z; };
+extern wide_t wide_table[4];
+extern struct mixed mixed_global;
+extern _Complex float complex_global;
+long double external_wide (long double, _Complex double);
+static inline struct ts64 to_ts64 (int64_t s, int64_t us)
+{
+  struct ts64 ts;
+  ts.tv_sec = s;
+  ts.tv_nsec = us * 1000;
+  return ts;
+}
+static inline long double widen (long double x, long double y) { return x * y + 1.0L; }
+static inline _Complex double cmul (_Complex double a, _Complex double b) { return a * b; }
+static inline int spin (volatile int *p) { while (*p) ; return *p; }
+static inline float twice (float x) { return x + x; }
+"""
+#: The user's own file: an unused static helper and an external function expand refuses, and ``f``
+UNUSED = r"""
+#include "unused.h"
+static long double wide_helper (long double x) { return x * x + wide_table[1]; }
+static _Complex double conj_helper (_Complex double z) { return cmul (z, z) + complex_global; }
+long double wide_external (long double x) { return wide_helper (x) + mixed_global.l; }
+float f (float x)
+{
+  if (x > 1.0f)
+    return twice (x) - 0.5f;
+  return x * 3.0f;
+}
+"""
+
+
+@pytest.mark.parametrize("isa", ALL)
+@pytest.mark.parametrize("frontend", ["pycparser", "clang"])
+def test_helpers_and_declarations_no_function_reaches_are_never_read(tmp_path: Path, isa: str, frontend: str) -> None:
+    """glibc's include/time.h on POWER stopped every flt-32 file of mathlib's vector libm: expand lowered
+    its static inline helpers whether or not a function used them; the frontends refused a function of
+    the user's file that nothing expanded calls."""
+    if frontend == "clang" and not clang_available():
+        pytest.skip("libclang is not installed")
+    (tmp_path / "unused.h").write_text(UNUSED_H)
+    data = '#include "unused.h"\nwide_t wide_table[4];\nstruct mixed mixed_global;\n_Complex float complex_global;\n'
+    check_source(tmp_path, "unused", UNUSED, isa, functions=["f"], frontend=frontend, companion=data)
+
+
+@pytest.mark.parametrize("frontend", ["pycparser", "clang", "auto"])
+@pytest.mark.parametrize("call, line, message", [
+    ("(float) wide_helper (x)", "unused.c:3:", "type 'long double' is not supported"),
+    ("(float) widen (x, 2.0)", "unused.h:17:", "type 'long double' is not supported"),
+    ("(float) to_ts64 ((int64_t) x, 3).tv_nsec", "unused.h:15:", "local struct 'ts' is used in a way"),
+])
+def test_a_reached_helper_still_stops_at_its_construct(tmp_path: Path, frontend: str, call: str, line: str,
+                                                       message: str) -> None:
+    if frontend != "pycparser" and not clang_available():
+        pytest.skip("libclang is not installed")
+    (tmp_path / "unused.h").write_text(UNUSED_H)
+    text = UNUSED.replace("return x * 3.0f;", f"return {call};")
+    with pytest.raises(ExpandError) as info:
+        expand_source(tmp_path, "unused", text, "sse4.1", functions=["f"], frontend=frontend)
+    assert message in info.value.message and f"{tmp_path}/{line}" in str(info.value.coord), info.value.render()
+
+
+def test_the_command_line_expands_every_external_function_unless_told(tmp_path: Path, capsys) -> None:
+    """Without --functions, wide_external is expanded too: its diagnostic; named, it is refused by name."""
+    (tmp_path / "unused.h").write_text(UNUSED_H)
+    src = tmp_path / "unused.c"
+    src.write_text(UNUSED)
+    assert expand_main([str(src), "--isa", "avx2"]) == 1
+    err = capsys.readouterr().err
+    assert f"{src}:5:1: error: type 'long double' is not supported" in err or \
+        f"{src}:5:" in err and "long double" in err, err
+    assert expand_main([str(src), "--isa", "avx2", "--functions", "wide_external"]) == 1
+    assert "long double" in capsys.readouterr().err
+    assert expand_main([str(src), "--isa", "avx2", "--functions", "f", "-o", str(tmp_path / "out.c")]) == 0
+    assert "_Exp_f" in (tmp_path / "out.c").read_text()
