@@ -39,8 +39,8 @@ MODES = ("expand", "libmvec", "sleef", "none")
 EXPANDM_FUNCTIONS: tuple[str, ...] = (
     "isinff", "finitef", "fabsf", "isnanf", "copysignf", "truncf", "ceilf", "scalbnf", "floorf", "roundf",
     "logf", "powf", "log2f", "sqrtf",
-    "expf", "exp2f", "exp10f", "log10f", "sinf", "cosf", "tanf", "atanf", "atan2f", "asinf", "acosf", "sinhf",
-    "coshf", "tanhf", "cbrtf", "hypotf", "erff", "erfcf", "expm1f", "log1pf", "acoshf", "asinhf", "atanhf",
+    "expf", "exp2f", "exp10f", "log10f", "sinf", "cosf", "sincosf", "tanf", "atanf", "atan2f", "asinf", "acosf",
+    "sinhf", "coshf", "tanhf", "cbrtf", "hypotf", "erff", "erfcf", "expm1f", "log1pf", "acoshf", "asinhf", "atanhf",
     "fmodf", "remainderf", "rintf", "nearbyintf", "roundevenf", "nextafterf", "nextupf", "logbf", "ilogbf")
 
 #: The functions the library lacks on an architecture, where expand cannot take what glibc's own headers
