@@ -370,6 +370,7 @@ class ClangReader:
         self.pending_simd: dict[str, str] | None = None
         self.simd: dict[str, dict[str, str]] = {}
         self.local_statics: list[Symbol] = []  # function-local statics, file-scope symbols (name_local_statics)
+        self.assumptions: dict[str, str] = {}  # function -> what its output assumes (as Reader.assumptions)
         self._walk_first = {K.PAREN_EXPR, K.UNEXPOSED_EXPR, K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR,
                             K.UNARY_OPERATOR, K.CONDITIONAL_OPERATOR, K.ARRAY_SUBSCRIPT_EXPR, K.CALL_EXPR,
                             K.MEMBER_REF_EXPR}
@@ -823,7 +824,7 @@ class ClangReader:
                 if self.in_user_file(fd):
                     self.failed[name] = exc
         mod = Module(self.path, self.source.splitlines(), self.functions, self.globals, prologue, self.templates,
-                     failed=dict(self.failed))
+                     {n: a for n, a in self.assumptions.items() if n in self.functions}, dict(self.failed))
         name_local_statics(mod, self.local_statics)
         return mod
 
@@ -998,6 +999,7 @@ class ClangReader:
         self.local_syms = {}
         self.locals = []
         self.before, self.conditional, self.unevaluated = None, 0, 0  # (as after a function that failed)
+        self.dropped: list[str] = []  # where statements evaluated only for FP exceptions were (exception_only)
         self.switch_depth = 0  # switch statements being read around the current statement
         self.switch_count = 0  # switch statements read in this function (their labels' numbers)
         self.fn_name = fd.spelling
@@ -1035,6 +1037,8 @@ class ClangReader:
         self.cur_ret = ftype.ret
         body_c = next(c for c in self.children(fd) if c.kind == K.COMPOUND_STMT)
         body = self.compound(body_c)
+        if self.dropped:
+            self.assumptions[fd.spelling] = fenv.force_eval_assumption(self.dropped)
         words, quals = self.spec(fd)
         fn = Function(fd.spelling, ftype.ret, params, body, self.coord(fd),
                       static=fd.storage_class == ci.StorageClass.STATIC, inline="inline" in quals,
@@ -1103,6 +1107,10 @@ class ClangReader:
     def _stmt(self, c) -> list[Stmt]:
         K = self.K
         k = c.kind
+        if self.exception_only(c):  # (math_force_eval, FORCE_EVAL: never read, see the output's header)
+            co = self.coord(c)
+            self.dropped.append(f"{Path(co.file).name}:{co.line}")
+            return []
         if k.is_expression():
             return self.expr_stmt(c)
         co = self.coord(c)
@@ -1219,18 +1227,17 @@ class ClangReader:
             self.side_effect(stmts, co, "a statement expression")
         return self.expr(items[-1])
 
-    def asm(self, c) -> list[Stmt]:
-        """An ``asm`` statement: only an empty template, as the pycparser frontend's ``Reader.asm``
-        (glibc's math_opt_barrier, math_force_eval). libclang gives the operands' expressions as
-        children (outputs, then inputs) but not their constraints: those come from the text."""
-        co = self.coord(c)
+    def asm_operands(self, c) -> tuple[list[str], list[str], list, list] | None:
+        """(output constraints, input constraints, output cursors, input cursors) of an asm statement with
+        an empty template, else None. libclang gives the operands' expressions as children (outputs, then
+        inputs) but not their constraints: those come from the text."""
         text = self.slice(c.extent.start.offset, c.extent.end.offset)
         m = re.match(r"\s*(?:__asm__|__asm|asm)\b(?:\s*(?:__volatile__|__volatile|volatile|goto|inline))*\s*\(", text)
         if m is None:
-            raise error(co, "inline assembly cannot be vectorized", "write the operation in C")
+            return None
         sections = split_top(text[m.end():text.rindex(")")], ":")
         if re.sub(r'"(?:[^"\\]|\\.)*"', "", sections[0]).strip() or re.sub(r'\s|"', "", sections[0]):
-            raise error(co, "inline assembly cannot be vectorized", "write the operation in C")
+            return None
 
         def constraints(k: int) -> list[str]:
             if k >= len(sections) or not sections[k].strip():
@@ -1240,9 +1247,25 @@ class ClangReader:
         outs, ins = constraints(1), constraints(2)
         exprs = [x for x in self.children(c) if x.kind.is_expression()]
         if len(exprs) != len(outs) + len(ins):
-            raise error(co, "this asm statement's operands are not supported")
-        out_c, in_c = exprs[:len(outs)], exprs[len(outs):]
+            raise error(self.coord(c), "this asm statement's operands are not supported")
+        return outs, ins, exprs[:len(outs)], exprs[len(outs):]
+
+    def asm(self, c) -> list[Stmt]:
+        """An ``asm`` statement: only an empty template, as the pycparser frontend's ``Reader.asm``
+        (glibc's math_opt_barrier, math_force_eval)."""
+        co = self.coord(c)
+        operands = self.asm_operands(c)
+        if operands is None:
+            raise error(co, "inline assembly cannot be vectorized", "write the operation in C")
+        outs, ins, out_c, in_c = operands
         result: list[Stmt] = []
+        for cons, e in zip(ins, in_c):  # (read for their side effects only: a call is still made, first)
+            if cons.isdigit():
+                continue  # (tied to an output: the assignment below reads it)
+            value, pre = self.captured(lambda e=e: self.expr(e))
+            result += pre
+            if any(isinstance(n, Call) for n in value.walk()):
+                result.append(ExprStmt(co, value))
         for j, (cons, target) in enumerate(zip(outs, out_c)):
             if cons.startswith("+"):
                 continue
@@ -1252,9 +1275,100 @@ class ClangReader:
                             " an input (\"=x\" (y) : \"0\" (x))")
             tgt = self.lvalue(target)
             result.append(Assign(co, tgt, self.convert(self.expr(tied[0]), tgt.type)))
-        for e in in_c:
-            self.expr(e)
         return result
+
+    def exception_only(self, c) -> bool:
+        """Whether statement ``c`` has no effect but the floating-point exceptions it raises: the pycparser
+        frontend's frontends/force_eval.py on libclang's cursors (read as C without its types)."""
+        K = self.K
+        s = self.strip_parens(c)
+        if s.kind not in (K.COMPOUND_STMT, K.DO_STMT, K.IF_STMT, K.ASM_STMT) and not self.statement_expr(s):
+            return False
+        scopes: list[dict[int, bool]] = [{}]  # declaration (its cursor's hash) -> volatile
+        sink = [False]
+
+        def local(d) -> bool | None:
+            ref = d.referenced if d.kind == K.DECL_REF_EXPR else None
+            if ref is None:
+                return None
+            for scope in reversed(scopes):
+                if ref.hash in scope and ref.kind == K.VAR_DECL:
+                    return scope[ref.hash]
+            return None
+
+        def target(e) -> bool:
+            volatile = local(self.strip(e))
+            if volatile:
+                sink[0] = True
+            return volatile is not None
+
+        def expr(e) -> bool:
+            k = e.kind
+            ch = self.children(e)
+            if k in (K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.CHARACTER_LITERAL, K.STRING_LITERAL, K.DECL_REF_EXPR,
+                     K.CXX_UNARY_EXPR, K.TYPE_REF):
+                return True
+            if k == K.UNARY_OPERATOR:
+                return target(ch[0]) if unary_op(e) in ("++", "--", "p++", "p--") else expr(ch[0])
+            if k == K.BINARY_OPERATOR and binary_op(e) == "=" or k == K.COMPOUND_ASSIGNMENT_OPERATOR:
+                return target(ch[0]) and expr(ch[1])
+            if k == K.CALL_EXPR:
+                name = e.spelling or ""
+                if name == "__builtin_types_compatible_p":
+                    return True
+                return name.startswith(fenv.PURE_BUILTINS) and all(expr(a) for a in ch[1:])
+            if self.statement_expr(e):
+                return stmt(next(x for x in ch if x.kind == K.COMPOUND_STMT))
+            if k in (K.BINARY_OPERATOR, K.PAREN_EXPR, K.UNEXPOSED_EXPR, K.CSTYLE_CAST_EXPR, K.CONDITIONAL_OPERATOR,
+                     K.ARRAY_SUBSCRIPT_EXPR, K.MEMBER_REF_EXPR, K.GENERIC_SELECTION_EXPR, K.INIT_LIST_EXPR):
+                return all(expr(x) for x in ch if x.kind.is_expression())
+            return False
+
+        def stmt(x) -> bool:
+            k = x.kind
+            ch = self.children(x)
+            if k == K.COMPOUND_STMT:
+                scopes.append({})
+                try:
+                    return all(stmt(y) for y in ch)
+                finally:
+                    scopes.pop()
+            if k == K.DECL_STMT:
+                for d in ch:
+                    if d.kind != K.VAR_DECL or d.storage_class not in (ci.StorageClass.NONE, ci.StorageClass.AUTO):
+                        return False
+                    init = var_init(d)
+                    volatile = d.type.is_volatile_qualified()
+                    if init is not None and not expr(init):
+                        return False
+                    scopes[-1][d.hash] = volatile
+                    sink[0] = sink[0] or volatile and init is not None
+                return True
+            if k == K.IF_STMT:
+                return all(stmt(y) if y.kind.is_statement() else expr(y) for y in ch)
+            if k == K.DO_STMT:
+                cond = self.strip_parens(ch[1])
+                return cond.kind == K.INTEGER_LITERAL and self.token_text(cond) == "0" and stmt(ch[0])
+            if k == K.NULL_STMT:
+                return True
+            if k == K.ASM_STMT:
+                operands = self.asm_operands(x)
+                if operands is None:
+                    return False
+                outs, ins, out_c, in_c = operands
+                if not all(target(o) for o in out_c) or not all(expr(i) for i in in_c):
+                    return False
+                sink[0] = sink[0] or bool(ins) or any(o.startswith("+") for o in outs)
+                return True
+            return k.is_expression() and expr(x)
+
+        return stmt(s) and sink[0]
+
+    def statement_expr(self, c) -> bool:
+        """A GNU statement expression ``({ ... })`` (as ``expr`` recognizes one)."""
+        K = self.K
+        return c.kind.name.lower() == "stmtexpr" or c.kind == K.UNEXPOSED_EXPR and any(
+            x.kind == K.COMPOUND_STMT for x in self.children(c))
 
     def switch(self, c) -> list[Stmt]:
         """``switch``: its body read with case-label markers, lowered by frontends/statements.py."""

@@ -91,3 +91,19 @@ ASSUMPTION = ("the floating-point environment: expand dropped the function's sav
               "round-to-nearest requests (glibc's SET_RESTORE_ROUND, libc_fe*): the output gives the "
               "scalar function's results when called in round-to-nearest (the default) and does not "
               "keep exception flags")
+
+
+#: Builtins without side effects that statements evaluated only for their exceptions call (glibc's fabs_tg,
+#: min_of_type, issignaling): frontends/force_eval.py and the clang frontend's ``exception_only``
+PURE_BUILTINS = ("__builtin_fabs", "__builtin_copysign", "__builtin_isnan", "__builtin_isinf", "__builtin_isfinite",
+                 "__builtin_isnormal", "__builtin_signbit", "__builtin_fpclassify", "__builtin_isgreater",
+                 "__builtin_isless", "__builtin_islessgreater", "__builtin_isunordered", "__builtin_types_compatible_p",
+                 "__builtin_expect", "__builtin_inf", "__builtin_huge_val", "__builtin_nan")
+
+
+def force_eval_assumption(places: list[str]) -> str:
+    """What the output's header says of statements evaluated only for their floating-point exceptions that
+    the frontend dropped at ``places`` (``file:line``; frontends/force_eval.py)."""
+    return ("evaluations made only for the floating-point exceptions they raise (glibc's math_force_eval and "
+            "math_check_force_underflow, musl's FORCE_EVAL: an empty asm statement or a volatile local that reads "
+            f"them) are dropped ({', '.join(dict.fromkeys(places))}): the output does not raise those exceptions")

@@ -54,7 +54,7 @@ from expand.ir import (
 )
 from expand.mathcalls import signature as math_signature
 
-from . import builtins, fenv
+from . import builtins, fenv, force_eval
 from . import initializers as inits
 from .csemantics import (
     COMPARISONS,
@@ -533,6 +533,7 @@ class Reader:
         self.scopes = [{}]
         self.locals = []
         self.before, self.conditional, self.unevaluated = None, 0, 0  # (as after a function that failed)
+        self.dropped: list[str] = []  # where statements evaluated only for FP exceptions were (force_eval)
         self.label_names: set[str] = set()
         self.switch_depth = 0  # switch statements being read around the current statement
         self.switch_count = 0  # switch statements read in this function (their labels' numbers)
@@ -568,6 +569,8 @@ class Reader:
         storage = list(decl.storage or [])
         self.env_prescan(fd.body)
         body = self.compound(fd.body, new_scope=False)
+        if self.dropped:
+            self.assume(fenv.force_eval_assumption(self.dropped))
         fn = Function(decl.name, ftype.ret, params, body, self.coord(decl), static="static" in storage,
                       inline="inline" in list(decl.funcspec or []), locals=self.locals,
                       variadic=ftype.variadic)
@@ -658,6 +661,9 @@ class Reader:
 
     def _stmt(self, node) -> list[Stmt]:
         co = self.coord(node)
+        if force_eval.exception_only(node):  # (math_force_eval, FORCE_EVAL: never read, see the output's header)
+            self.dropped.append(f"{Path(co.file).name}:{co.line}")
+            return []
         if isinstance(node, c_ast.Compound):
             return [Block(co, self.compound(node))]
         if isinstance(node, c_ast.Decl):
@@ -772,7 +778,7 @@ class Reader:
         ``math_force_eval``: they order floating-point operations and force their evaluation for the
         exceptions they raise, which expand does not keep): an output tied to an input (``"=x" (y) :
         "0" (x)``) is the assignment ``y = x``, a read-write one (``"+m" (y)``) keeps its value, and inputs
-        alone do nothing."""
+        alone do nothing but their calls."""
         co = self.coord(node)
         parts = node.template.exprs if isinstance(node.template, c_ast.ExprList) else [node.template]
         if any(not (isinstance(x, c_ast.Constant) and x.type == "string") or x.value.strip('"').strip()
@@ -790,6 +796,13 @@ class Reader:
 
         outs, ins = operands(node.output_operands), operands(node.input_operands)
         result: list[Stmt] = []
+        for cons, e in ins:  # (read for their side effects only: a call is still made, before the statement)
+            if cons.isdigit():
+                continue  # (tied to an output: the assignment below reads it)
+            value, pre = self.captured(lambda e=e: self.expr(e))
+            result += pre
+            if any(isinstance(n, Call) for n in value.walk()):
+                result.append(ExprStmt(co, value))
         for j, (cons, target) in enumerate(outs):
             if cons.startswith("+"):
                 continue
@@ -799,8 +812,6 @@ class Reader:
                             " an input (\"=x\" (y) : \"0\" (x))")
             tgt = self.lvalue(target)
             result.append(Assign(co, tgt, self.convert(self.expr(tied[0]), tgt.type)))
-        for _, e in ins:
-            self.expr(e)  # (type-checked; evaluated for nothing but its exceptions)
         return result
 
     def statement_expression(self, node: c_ast.Compound) -> Expr:
@@ -1026,7 +1037,7 @@ class Reader:
             if pre or isinstance(value.type, (T.Pointer, T.Array)):
                 raise error(self.coord(a), f"this argument of '{name}' is not supported",
                             "pass the address of a local fenv_t, or flags without side effects")
-        self.assumptions[self.fn_name] = fenv.ASSUMPTION
+        self.assume(fenv.ASSUMPTION)
         return []
 
     def env_refusal(self, node: c_ast.FuncCall, op: tuple[str, str], known_only: bool) -> ExpandError | None:
@@ -1064,6 +1075,12 @@ class Reader:
                 if refused is not None:
                     raise refused
             todo.extend(child for _, child in node.children())
+
+    def assume(self, text: str) -> None:
+        """Add ``text`` to what the current function's output assumes (printed in its header)."""
+        have = self.assumptions.get(self.fn_name, "")
+        if text not in have.split("; "):
+            self.assumptions[self.fn_name] = f"{have}; {text}" if have else text
 
     def find_local(self, name: str):
         """The innermost local or parameter named ``name`` (None if there is none)."""

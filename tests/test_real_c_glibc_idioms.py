@@ -490,3 +490,106 @@ def test_round_to_odd_names_the_rounding_mode(tmp_path: Path, isa: str) -> None:
     line = ROUND_TO_ODD.splitlines().index("    ret = (float) ROUND_TO_ODD (math_opt_barrier (x) + (y), union "
                                            "ieee754_double, mantissa1);") + 1
     assert info.value.coord.line == line and info.value.coord.file.endswith("fadd.c"), info.value.render()
+
+
+# ----------------------------------------------------------------------------- evaluated only for exceptions
+
+#: glibc's math_force_eval as each target's math-barriers.h spells it, math_check_force_underflow and musl's
+#: FORCE_EVAL, on float, double and long double operands, and under a condition
+FORCE_EVAL = r"""
+#if defined __x86_64__
+# define math_force_eval(x) do { if (sizeof (x) <= sizeof (double) \
+    || __builtin_types_compatible_p (__typeof (x), _Float128)) __asm __volatile ("" : : "x" (x)); \
+    else __asm __volatile ("" : : "f" (x)); } while (0)
+#elif defined __aarch64__
+# define math_force_eval(x) ({ __typeof (x) __x = (x); __asm __volatile__ ("" : : "w" (__x)); })
+#else
+# define math_force_eval(x) ({ __typeof (x) __x = (x); __asm __volatile__ ("" : : "m" (__x)); })
+#endif
+#define math_check_force_underflow(x) do { __typeof (x) force_underflow_tmp = (x); \
+  if (__builtin_fabs (force_underflow_tmp) < 0x1p-126f) { \
+    __typeof (force_underflow_tmp) force_underflow_tmp2 = force_underflow_tmp * force_underflow_tmp; \
+    math_force_eval (force_underflow_tmp2); } } while (0)
+#define FORCE_EVAL(x) do { \
+  if (sizeof (x) == sizeof (float)) { volatile float __x; __x = (x); } \
+  else if (sizeof (x) == sizeof (double)) { volatile double __x; __x = (x); } \
+  else { volatile long double __x; __x = (x); } } while (0)
+float f (float x, double y)
+{
+  FORCE_EVAL (x * 0x1p-120f);
+  FORCE_EVAL (y + 1.0);
+  FORCE_EVAL ((long double) x * y);
+  math_force_eval (x * x);
+  math_force_eval ((long double) y * 3.0L);
+  math_check_force_underflow (x);
+  math_check_force_underflow ((long double) y);
+  if (x > 2.0f)
+    FORCE_EVAL (x * x);
+  float r = x * 2.0f + (float) y;
+  math_force_eval (r);
+  return r;
+}
+"""
+
+
+@pytest.mark.parametrize("isa", ALL)
+@pytest.mark.parametrize("frontend", ["pycparser", "clang"])
+def test_evaluations_only_for_exceptions_are_dropped(tmp_path: Path, isa: str, frontend: str) -> None:
+    if frontend == "clang" and not clang_available():
+        pytest.skip("libclang is not installed")
+    check_source(tmp_path, "forceeval", FORCE_EVAL, isa, frontend=frontend)
+    _, _, res = expand_source(tmp_path, "forceeval", FORCE_EVAL, isa, frontend=frontend)
+    head, code = res.text.split("*/", 1)
+    body = FORCE_EVAL.splitlines().index("float f (float x, double y)")
+    lines = [i + 1 for i, ln in enumerate(FORCE_EVAL.splitlines()) if i > body
+             and ln.startswith(("  FORCE_EVAL (", "  math_force_eval (", "  math_check_force_underflow (", "  if ("))]
+    assert lines and "evaluations made only for the floating-point exceptions they raise" in head
+    assert ", ".join(f"forceeval.c:{n}" for n in lines) in " ".join(head.split()), head
+    assert "volatile" not in code and "__x" not in code and "asm" not in code
+
+
+def test_a_forced_evaluation_with_a_side_effect_is_kept(tmp_path: Path) -> None:
+    """A call (or a store outside the statement) is not an evaluation for exceptions only: read as usual."""
+    text = FORCE_EVAL.split("float f (float x, double y)")[0] + \
+        "float g (float);\nfloat f (float x) { math_force_eval (g (x)); return x; }\n"
+    for isa in ("avx2", "neon"):  # (x86's asm form and the statement expression of the others)
+        _, _, res = expand_source(tmp_path, "forcecall", text, isa, frontend="pycparser")
+        code = res.text.split("*/", 1)[1]
+        assert code.count("g(x_lanes[lane])") == 1, res.text  # (once per lane, as the scalar code calls it)
+        # (on AArch64 the asm that reads the statement expression's local is dropped, the call kept)
+        assert ("evaluations made only" in res.text) == (isa == "neon")
+        check_source(tmp_path, "forcecall", text, isa, frontend="pycparser",
+                     companion="float g (float v) { return v * 0.5f; }\n")
+
+
+#: long double arithmetic in the result (x87's 80 bits on x86-64, binary128 or IBM double-double in
+#: software on AArch64 and POWER): a diagnostic at the construct on every target, in both frontends
+LONG_DOUBLE = {
+    "cast": ("return (float) ((long double) x * 3.0L);", 3),
+    "local": ("long double w = x; return (float) (w * w);", 3),
+    "builtin": ("return (float) __builtin_fabsl ((long double) x);", 3),
+    "pointer": ("return x + (float) *(const long double *) &x;", 3),
+}
+
+
+@pytest.mark.parametrize("isa", ALL)
+@pytest.mark.parametrize("frontend", ["pycparser", "clang"])
+@pytest.mark.parametrize("case", list(LONG_DOUBLE))
+def test_long_double_arithmetic_is_a_diagnostic(tmp_path: Path, isa: str, frontend: str, case: str) -> None:
+    if frontend == "clang" and not clang_available():
+        pytest.skip("libclang is not installed")
+    body, line = LONG_DOUBLE[case]
+    with pytest.raises(ExpandError) as info:
+        expand_source(tmp_path, "ld", f"#include <float.h>\nfloat f (float x)\n{{ {body} }}\n", isa, frontend=frontend)
+    assert "long double" in info.value.message and info.value.coord.line == line, info.value.render()
+
+
+@pytest.mark.parametrize("isa", ALL)
+def test_long_double_constants_converted_as_each_target_does(tmp_path: Path, isa: str) -> None:
+    """(float) LDBL_EPSILON is 0 on POWER (IBM double-double: the smallest subnormal double), 2**-63 on
+    x86-64, 2**-112 on AArch64; a constant that underflows is spelled 0 (no 'truncated to zero' warning),
+    one in the subnormals is rounded once, to the type's own quantum."""
+    text = "#include <float.h>\nfloat f (float x)\n{\n  return x * (float) LDBL_EPSILON + (float) 1e-50L\n" \
+           "    + (float) 3e-40L * x + (float) LDBL_MIN;\n}\n" \
+           "double g (double x) { return x * (double) 1e-310L + (double) 1e-400L + (double) LDBL_EPSILON; }\n"
+    check_source(tmp_path, "ldconst", text, isa)
