@@ -333,9 +333,7 @@ def _variant_body(e, v: Variant, ty: _Types, regs: list[str], masks: list[str]) 
                 n, rl = ty.split(POINTER_KIND, v)
                 ptrs = name(f"{p.name}_ptrs")
                 body.append(f"    {_declare(p.type, ptrs)}[{v.simdlen}];")
-                for j in range(n):
-                    r = next(it)
-                    body.append(f"    __builtin_memcpy({ptrs}{f' + {j * rl}' if j else ''}, &{r}, sizeof {r});")
+                body += _unpack(ptrs, [next(it) for _ in range(n)], rl)
                 gangs.append((p, arr, f"{ptrs}[{lv}]", gang))
             else:
                 gangs.append((p, arr, f"({p.name} + {lv})", gang))
@@ -345,9 +343,7 @@ def _variant_body(e, v: Variant, ty: _Types, regs: list[str], masks: list[str]) 
         n, rl = ty.split(k, v)
         arr = name(f"{p.name}_lanes")
         body.append(f"    {scalar_ctype(k)} {arr}[{lanes}] = {{0}};")
-        for j in range(n):
-            r = next(it)
-            body.append(f"    __builtin_memcpy({arr}{f' + {j * rl}' if j else ''}, &{r}, sizeof {r});")
+        body += _unpack(arr, [next(it) for _ in range(n)], rl)
         if pad_copies:  # lanes past simdlen repeat the real ones: no new values, no new faults
             body.append(f"    for (int {lv} = {v.simdlen}; {lv} < {lanes}; {lv}++)")
             body.append(f"        {arr}[{lv}] = {arr}[{lv} - {v.simdlen}];")
@@ -401,6 +397,11 @@ def _variant_body(e, v: Variant, ty: _Types, regs: list[str], masks: list[str]) 
     body.append(f"    __builtin_memcpy(&{ret}, {r_lanes}, sizeof {ret});")
     body.append(f"    return {ret};")
     return body
+
+
+def _unpack(arr: str, regs: list[str], per: int) -> list[str]:
+    """Copy the vectors ``regs`` (``per`` lanes each) into the lane array ``arr``, in order."""
+    return [f"    __builtin_memcpy({arr}{f' + {j * per}' if j else ''}, &{r}, sizeof {r});" for j, r in enumerate(regs)]
 
 
 def _lanes_loop(lv: str, simdlen: int, on: str | None, stmt: str) -> list[str]:

@@ -82,6 +82,7 @@ from . import initializers as inits
 from .csemantics import (
     COMPARISONS,
     CPP_FLAGS,
+    effects_only,
     float32,
     is_null_pointer_constant,
     long_double_literal,
@@ -1262,10 +1263,7 @@ class ClangReader:
         for cons, e in zip(ins, in_c):  # (read for their side effects only: a call is still made, first)
             if cons.isdigit():
                 continue  # (tied to an output: the assignment below reads it)
-            value, pre = self.captured(lambda e=e: self.expr(e))
-            result += pre
-            if any(isinstance(n, Call) for n in value.walk()):
-                result.append(ExprStmt(co, value))
+            result += effects_only(co, *self.captured(lambda e=e: self.expr(e)))
         for j, (cons, target) in enumerate(zip(outs, out_c)):
             if cons.startswith("+"):
                 continue
@@ -1286,6 +1284,16 @@ class ClangReader:
             return False
         scopes: list[dict[int, bool]] = [{}]  # declaration (its cursor's hash) -> volatile
         sink = [False]
+        depth = [0]
+
+        def bounded(walk):  # (deeper than fenv.FORCE_EVAL_DEPTH: not one, and no deep recursion)
+            def inner(x) -> bool:
+                depth[0] += 1
+                try:
+                    return depth[0] <= fenv.FORCE_EVAL_DEPTH and walk(x)
+                finally:
+                    depth[0] -= 1
+            return inner
 
         def local(d) -> bool | None:
             ref = d.referenced if d.kind == K.DECL_REF_EXPR else None
@@ -1302,6 +1310,7 @@ class ClangReader:
                 sink[0] = True
             return volatile is not None
 
+        @bounded
         def expr(e) -> bool:
             k = e.kind
             ch = self.children(e)
@@ -1324,6 +1333,7 @@ class ClangReader:
                 return all(expr(x) for x in ch if x.kind.is_expression())
             return False
 
+        @bounded
         def stmt(x) -> bool:
             k = x.kind
             ch = self.children(x)

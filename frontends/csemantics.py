@@ -10,7 +10,7 @@ from pathlib import Path
 
 from expand import types as T
 from expand.fold import fold_int
-from expand.ir import Assign, Block, Call, Const, Coord, Expr, If, Index, Member, Stmt, Unary, Var, is_pure
+from expand.ir import Assign, Block, Call, Const, Coord, Expr, ExprStmt, If, Index, Member, Stmt, Unary, Var, is_pure
 
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 #: How both frontends preprocess, after the compiler and its flags (``Isa.preprocessor``): GCC's
@@ -88,6 +88,12 @@ def long_double_literal(text: str, t: T.CType) -> Const | None:
         spelled = body + "f" if Fraction(float32(float(body))) == want else float(want).hex() + "f"
         return Const(t, v, spelled)
     return Const(t, v, body if Fraction(float(body)) == want else v.hex())
+
+
+def effects_only(co: Coord, value: Expr, pre: list[Stmt]) -> list[Stmt]:
+    """The statements of an expression read for its side effects alone (an asm input): what its side
+    effects run first (``pre``), and a statement making its calls."""
+    return [*pre, *([ExprStmt(co, value)] if any(isinstance(n, Call) for n in value.walk()) else [])]
 
 
 def float32(v: float) -> float:

@@ -93,6 +93,8 @@ ASSUMPTION = ("the floating-point environment: expand dropped the function's sav
               "keep exception flags")
 
 
+#: How deep such a statement's statements and expressions nest at most (glibc's nest a few levels)
+FORCE_EVAL_DEPTH = 24
 #: Builtins without side effects that statements evaluated only for their exceptions call (glibc's fabs_tg,
 #: min_of_type, issignaling): frontends/force_eval.py and the clang frontend's ``exception_only``
 PURE_BUILTINS = ("__builtin_fabs", "__builtin_copysign", "__builtin_isnan", "__builtin_isinf", "__builtin_isfinite",

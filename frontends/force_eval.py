@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from .fenv import FORCE_EVAL_DEPTH as MAX_DEPTH
 from .fenv import PURE_BUILTINS
 
 
@@ -32,6 +33,21 @@ class _Walk:
     def __init__(self) -> None:
         self.scopes: list[dict[str, bool]] = [{}]  # name -> volatile
         self.sink = False
+        self.depth = 0
+
+    def expr(self, e) -> bool:
+        self.depth += 1
+        try:  # (deeper than MAX_DEPTH: not one, and no deep recursion or quadratic walks on deep code)
+            return self.depth <= MAX_DEPTH and self._expr(e)
+        finally:
+            self.depth -= 1
+
+    def stmt(self, s) -> bool:
+        self.depth += 1
+        try:
+            return self.depth <= MAX_DEPTH and self._stmt(s)
+        finally:
+            self.depth -= 1
 
     def local(self, name: str) -> bool | None:
         """Whether ``name`` is a volatile local of the statement (None: not one of its locals)."""
@@ -49,7 +65,7 @@ class _Walk:
             self.sink = True
         return volatile is not None
 
-    def expr(self, e) -> bool:
+    def _expr(self, e) -> bool:
         if e is None or isinstance(e, (c_ast.Constant, c_ast.ID, c_ast.Typename)):
             return True
         if isinstance(e, c_ast.UnaryOp):
@@ -83,7 +99,7 @@ class _Walk:
             return all(self.expr(c) for _, c in e.children())
         return False
 
-    def stmt(self, s) -> bool:
+    def _stmt(self, s) -> bool:
         if isinstance(s, c_ast.Compound):
             self.scopes.append({})
             try:

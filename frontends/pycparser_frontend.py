@@ -59,6 +59,7 @@ from . import initializers as inits
 from .csemantics import (
     COMPARISONS,
     CPP_FLAGS,
+    effects_only,
     float32,
     include_site,
     is_null_pointer_constant,
@@ -799,10 +800,7 @@ class Reader:
         for cons, e in ins:  # (read for their side effects only: a call is still made, before the statement)
             if cons.isdigit():
                 continue  # (tied to an output: the assignment below reads it)
-            value, pre = self.captured(lambda e=e: self.expr(e))
-            result += pre
-            if any(isinstance(n, Call) for n in value.walk()):
-                result.append(ExprStmt(co, value))
+            result += effects_only(co, *self.captured(lambda e=e: self.expr(e)))
         for j, (cons, target) in enumerate(outs):
             if cons.startswith("+"):
                 continue
