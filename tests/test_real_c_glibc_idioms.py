@@ -10,7 +10,14 @@ host lacks the ISA); and the refusals that keep exit 0 meaning correct code.
 - a pointer set to one of several tables (e_j0's ``p = pR8; ... p = pR5;``);
 - ``#include`` inside a function body (s_tan.c's ``utan.h``), a global of an anonymous union type
   (s_sin.c's ``__sincostab``), ``_FloatN`` types, ``__builtin_unreachable``, type-generic macros
-  that name ``_Float128``.
+  that name ``_Float128``;
+- what no expanded function reaches (a header's static inline helpers on structs returned by value,
+  ``long double``, ``_Complex``; a refused function of the file itself): never read, both frontends;
+- a statement expression as an operand (glibc's ``math_opt_barrier (x) + y``), and round-to-odd's
+  FE_TOWARDZERO named first;
+- evaluations only for FP exceptions (``math_force_eval``, ``math_check_force_underflow``, musl's
+  ``FORCE_EVAL``) dropped, ``long double`` arithmetic a diagnostic, ``long double`` constants folded
+  as each target rounds them.
 """
 
 from __future__ import annotations
@@ -410,6 +417,20 @@ def test_a_reached_helper_still_stops_at_its_construct(tmp_path: Path, frontend:
     with pytest.raises(ExpandError) as info:
         expand_source(tmp_path, "unused", text, "sse4.1", functions=["f"], frontend=frontend)
     assert message in info.value.message and f"{tmp_path}/{line}" in str(info.value.coord), info.value.render()
+
+
+def test_a_function_only_the_other_frontend_reads(tmp_path: Path) -> None:
+    """The clang frontend refuses g's _Generic: f expands all the same, and g's diagnostic names the frontend
+    that reads it (which --frontend auto uses first)."""
+    if not clang_available():
+        pytest.skip("libclang is not installed")
+    text = "int g (int x) { return _Generic (x, int: 1, default: 2) + x; }\nint f (int x) { return x + 1; }\n"
+    _, _, res = expand_source(tmp_path, "gen", text, "sse4.1", functions=["f"], frontend="clang")
+    assert [e.scalar_name for e in res.functions] == ["f"]
+    with pytest.raises(ExpandError) as info:
+        expand_source(tmp_path, "gen", text, "sse4.1", functions=["g"], frontend="clang")
+    assert "_Generic" in info.value.message and "the pycparser frontend reads this function" in info.value.hint
+    check_source(tmp_path, "gen", text, "sse4.1")
 
 
 def test_the_command_line_expands_every_external_function_unless_told(tmp_path: Path, capsys) -> None:
