@@ -23,6 +23,15 @@ Measured with GCC 12.2 (tests/test_abi.py checks it):
   simdlen 8 is one 256-bit vector); uniform (``u``) and linear (``l``, step 1: lane l gets
   ``value + l``) parameters as scalars; a result wider than one vector is returned in memory (an
   array of vectors; a struct of them is passed the same way).
+* pointer parameters (EXPAND's core takes a pointer to a gang in memory): a varying one is passed as
+  in glibc's libmvec ``sincosf`` variants, both ways GCC 12 makes clones of ``#pragma omp declare simd``
+  (``v``: a vector of ``simdlen`` pointers, one per lane, in 64-bit integer lanes of the family's
+  integer width: ``_ZGVbN4vvv_sincosf(__m128 x, __m128i s_0, __m128i s_1, __m128i c_0, __m128i c_1)``)
+  and ``declare simd linear(s, c)`` (``l4``: one pointer to ``simdlen`` consecutive elements, step one
+  element, in bytes in the name: ``_ZGVbN4vl4l4_sincosf(__m128 x, float *s, float *c)``). The variant
+  reads each active lane's element into a gang, runs the core on it and writes the gang's lanes back
+  (not through a pointer to const). The ``v`` form mixes 64-bit pointer lanes with the function's
+  own: where GCC makes no such clones (AArch64), only the linear form is made.
 * masks (``M`` variants, after the other arguments): on SSE, AVX2 and AdvSIMD one vector of the
   CDT per CDT register, a lane on iff its bits are nonzero; on AVX-512 one ``unsigned int`` per
   CDT register, bit i = lane i. GCC 12 never calls ``M`` variants from a loop (it does not
@@ -60,6 +69,9 @@ class Variant:
     float_bits: int
     int_bits: int
     masked: bool
+    #: how a varying pointer parameter is passed: "v" (a vector of pointers), "l" (linear: one pointer to
+    #: simdlen consecutive elements), "" (the function has none)
+    pointers: str = ""
 
     def vector_bits(self, k: str) -> int:
         """The widest vector holding lanes of kind ``k``."""
@@ -108,6 +120,15 @@ def _varying(p) -> bool:
     return p.shape not in ("uniform", "linear")
 
 
+def _gang_pointer(p) -> bool:
+    """A varying pointer parameter: the core takes a pointer to a gang in memory."""
+    return _varying(p) and isinstance(p.type, T.Pointer)
+
+
+#: the lane kind of a vector of pointers (the ``v`` form of a varying pointer parameter)
+POINTER_KIND = "u64"
+
+
 def _kind(t: T.CType) -> str:
     return lane_kind(t.target if isinstance(t, T.Pointer) else t)
 
@@ -126,12 +147,14 @@ def check(e, isa) -> None:
     """Diagnose what the vector function ABI cannot express for expanded function ``e``."""
     coord = getattr(e, "coord", None)
     for p in e.params:
-        if not _varying(p):
-            continue
-        if isinstance(p.type, T.Pointer):
-            raise error(p.coord or coord, f"parameter '{p.name}' of '{e.scalar_name}' points to a gang (EXPAND's "
-                        "convention); the vector function ABI passes a vector of pointers instead",
-                        "declare it uniform(...) (one array for all lanes), or use --wrapper array without --abi")
+        if _gang_pointer(p):
+            try:
+                _kind(p.type)
+            except TypeError:
+                raise error(p.coord or coord, f"parameter '{p.name}' of '{e.scalar_name}' points to '{p.type.target}':"
+                            " the vector function ABI variants pass pointers to numbers only",
+                            "declare it uniform(...) (one object for all lanes), or use --wrapper array without "
+                            "--abi") from None
     kinds = [("the result", lane_kind(e.ret))] if not isinstance(e.ret, T.Void) else []
     kinds += [(f"parameter '{p.name}'", _kind(p.type)) for p in e.params if _varying(p)]
     cdt = characteristic_kind(e)
@@ -145,22 +168,45 @@ def check(e, isa) -> None:
                         f"makes no {isa.name} variants of such functions ('mixed size types')")
 
 
+def pointer_forms(e, isa) -> list[str]:
+    """How ``e``'s varying pointer parameters are passed in its variants (``Variant.pointers``): "v" (a
+    vector of pointers, where the ISA's ABI mixes lane sizes) and "l" (linear), or [""] if it has none."""
+    if not any(_gang_pointer(p) for p in e.params):
+        return [""]
+    mixed = kind_bits(characteristic_kind(e)) != kind_bits(POINTER_KIND)
+    return ["v", "l"] if isa.abi_mixed_sizes or not mixed else ["l"]
+
+
+def _code(p, form: str) -> str:
+    """One parameter's letters in a variant's name: ``u``, ``l``, ``v``; ``l4`` for a float pointer passed
+    linearly (the step, one element, in bytes)."""
+    if p.shape == "uniform":
+        return "u"
+    if p.shape == "linear":
+        return "l"
+    if form == "l" and _gang_pointer(p):
+        return f"l{kind_bits(_kind(p.type)) // 8}"
+    return "v"
+
+
 def variants(e, isa) -> list[Variant]:
     """The ABI entry points made for ``e``: per family of the ISA, GCC's simdlen for its CDT and,
-    where the family allows it (x86's own letter), the full gang."""
+    where the family allows it (x86's own letter), the full gang; per way of passing its varying
+    pointer parameters (``pointer_forms``)."""
     cdt = characteristic_kind(e)
-    codes = "".join("u" if p.shape == "uniform" else "l" if p.shape == "linear" else "v" for p in e.params)
     out: list[Variant] = []
-    seen: set[tuple[str, int]] = set()
-    for letter, fbits, ibits, full in isa.abi_families:
-        natural = (fbits if is_float(cdt) else ibits) // kind_bits(cdt)
-        for s in (natural, isa.lanes) if full else (natural,):
-            if s < 1 or s > isa.lanes or isa.lanes % s or (letter, s) in seen:
-                continue
-            seen.add((letter, s))
-            for masked in (False, True):
-                out.append(Variant(f"_ZGV{letter}{'M' if masked else 'N'}{s}{codes}_{e.scalar_name}",
-                                   letter, s, fbits, ibits, masked))
+    for form in pointer_forms(e, isa):
+        codes = "".join(_code(p, form) for p in e.params)
+        seen: set[tuple[str, int]] = set()
+        for letter, fbits, ibits, full in isa.abi_families:
+            natural = (fbits if is_float(cdt) else ibits) // kind_bits(cdt)
+            for s in (natural, isa.lanes) if full else (natural,):
+                if s < 1 or s > isa.lanes or isa.lanes % s or (letter, s) in seen:
+                    continue
+                seen.add((letter, s))
+                for masked in (False, True):
+                    out.append(Variant(f"_ZGV{letter}{'M' if masked else 'N'}{s}{codes}_{e.scalar_name}",
+                                       letter, s, fbits, ibits, masked, form))
     return out
 
 
@@ -234,10 +280,10 @@ def _signature(e, v: Variant, ty: _Types) -> tuple[str, list[str], list[str]]:
     params: list[str] = []
     regs: list[str] = []
     for p in e.params:
-        if not _varying(p):
+        if not _varying(p) or _gang_pointer(p) and v.pointers == "l":
             params.append(_declare(p.type, p.name))
             continue
-        k = _kind(p.type)
+        k = POINTER_KIND if _gang_pointer(p) else _kind(p.type)
         n, rl = ty.split(k, v)
         for j in range(n):
             name = p.name if n == 1 else _fresh(f"{p.name}_{j}", taken)
@@ -268,7 +314,7 @@ def _variant_body(e, v: Variant, ty: _Types, regs: list[str], masks: list[str]) 
     void = isinstance(e.ret, T.Void)
     native = all(ty.split(k, v)[0] == 1 and v.simdlen * kind_bits(k) == isa.reg_bits and isa.nregs(k) == 1
                  for k in [_kind(p.type) for p in e.params if _varying(p)] + ([] if void else [lane_kind(e.ret)]))
-    if not v.masked and v.simdlen == lanes and native:
+    if not v.masked and v.simdlen == lanes and native and not v.pointers:
         call = f"{e.vector_name}({', '.join(p.name for p in e.params)})"
         return [f"    {call};" if void else f"    return {call};"]
     # Through lane arrays: lanes 0..simdlen-1 of a gang of the core's size.
@@ -277,18 +323,29 @@ def _variant_body(e, v: Variant, ty: _Types, regs: list[str], masks: list[str]) 
     pad_copies = not v.masked and v.simdlen < lanes and e.effects[0] in ("const", "pure")
     body: list[str] = []
     args: list[str] = []
+    gangs: list[tuple] = []  # (parameter, lane array, where lane l's element is, gang) per pointer parameter
     it = iter(regs)
     for p in e.params:
         if not _varying(p):
             args.append(p.name)
             continue
+        if _gang_pointer(p):
+            arr, gang = name(f"{p.name}_lanes"), name(f"{p.name}_gang")
+            if v.pointers == "v":  # the vector of pointers, as an array
+                n, rl = ty.split(POINTER_KIND, v)
+                ptrs = name(f"{p.name}_ptrs")
+                body.append(f"    {_declare(p.type, ptrs)}[{v.simdlen}];")
+                body += _unpack(ptrs, [next(it) for _ in range(n)], rl)
+                gangs.append((p, arr, f"{ptrs}[{lv}]", gang))
+            else:
+                gangs.append((p, arr, f"({p.name} + {lv})", gang))
+            args.append(f"&{gang}")
+            continue
         k = _kind(p.type)
         n, rl = ty.split(k, v)
         arr = name(f"{p.name}_lanes")
         body.append(f"    {scalar_ctype(k)} {arr}[{lanes}] = {{0}};")
-        for j in range(n):
-            r = next(it)
-            body.append(f"    __builtin_memcpy({arr}{f' + {j * rl}' if j else ''}, &{r}, sizeof {r});")
+        body += _unpack(arr, [next(it) for _ in range(n)], rl)
         if pad_copies:  # lanes past simdlen repeat the real ones: no new values, no new faults
             body.append(f"    for (int {lv} = {v.simdlen}; {lv} < {lanes}; {lv}++)")
             body.append(f"        {arr}[{lv}] = {arr}[{lv} - {v.simdlen}];")
@@ -315,18 +372,44 @@ def _variant_body(e, v: Variant, ty: _Types, regs: list[str], masks: list[str]) 
             body.append(f"    for (int {lv} = 0; {lv} < {v.simdlen}; {lv}++)")
             body.append(f"        {on}[{lv}] = -1;")
         args.insert(0, isa.int_to_mask("i32", isa.loadu("i32", on)))
+    active = on if core == e.masked_name else None
+    after: list[str] = []
+    for p, arr, at, gang in gangs:  # each active lane's element into a gang, and back after the call
+        k = _kind(p.type)
+        body.append(f"    {scalar_ctype(k)} {arr}[{lanes}] = {{0}};")
+        body += _lanes_loop(lv, v.simdlen, active, f"{arr}[{lv}] = *{at};")
+        if pad_copies:
+            body.append(f"    for (int {lv} = {v.simdlen}; {lv} < {lanes}; {lv}++)")
+            body.append(f"        {arr}[{lv}] = {arr}[{lv} - {v.simdlen}];")
+        body.append(f"    {isa.mtype(k)} {gang};")
+        body.append(f"    __builtin_memcpy(&{gang}, {arr}, sizeof {arr});")
+        if not p.type.const:
+            after.append(f"    __builtin_memcpy({arr}, &{gang}, sizeof {arr});")
+            after += _lanes_loop(lv, v.simdlen, active, f"*{at} = {arr}[{lv}];")
     call = f"{core}({', '.join(args)})"
     if void:
-        return body + [f"    {call};"]
+        return body + [f"    {call};"] + after
     k = lane_kind(e.ret)
     r, r_lanes, ret = name("r"), name("ret_lanes"), name("ret")
     body.append(f"    {isa.vtype(k)} {r} = {call};")
+    body += after
     body.append(f"    {scalar_ctype(k)} {r_lanes}[{lanes}];")
     body.append(f"    {isa.storeu(k, r_lanes, r)};")
     body.append(f"    {ty.value(k, v)} {ret};")
     body.append(f"    __builtin_memcpy(&{ret}, {r_lanes}, sizeof {ret});")
     body.append(f"    return {ret};")
     return body
+
+
+def _unpack(arr: str, regs: list[str], per: int) -> list[str]:
+    """Copy the vectors ``regs`` (``per`` lanes each) into the lane array ``arr``, in order."""
+    return [f"    __builtin_memcpy({arr}{f' + {j * per}' if j else ''}, &{r}, sizeof {r});" for j, r in enumerate(regs)]
+
+
+def _lanes_loop(lv: str, simdlen: int, on: str | None, stmt: str) -> list[str]:
+    """``stmt`` for lanes ``lv`` = 0 .. simdlen - 1 (those on in the array ``on``, if given)."""
+    return [f"    for (int {lv} = 0; {lv} < {simdlen}; {lv}++)",
+            f"        {f'if ({on}[{lv}]) ' if on else ''}{stmt}"]
 
 
 def _wrapper(e, isa) -> tuple[str, str]:
@@ -458,6 +541,10 @@ def header(functions: list, isa, *, abi: bool, wrapper: str | None, guard: str, 
         what, why = e.effects
         shapes = [f"{s}({', '.join(p.name for p in e.params if p.shape == s)})"
                   for s in ("uniform", "linear") if any(p.shape == s for p in e.params)]
+        pointers = [p.name for p in e.params if _gang_pointer(p)]
+        linear = [f"linear({', '.join(pointers)})"]
+        pragmas = [" ".join(["#pragma omp declare simd", *shapes, *(linear if f == "l" else [])])
+                   for f in pointer_forms(e, isa)]
         names = ", ".join(v.name for v in variants(e, isa))
         lines.append(f"/* {e.scalar_name}: {isa.name} variants {names}. */")
         if what:
@@ -465,7 +552,7 @@ def header(functions: list, isa, *, abi: bool, wrapper: str | None, guard: str, 
         else:
             lines.append(f"/* Neither const nor pure ({why}): GCC 12 vectorizes a loop calling it only under "
                          "#pragma omp simd. */")
-        lines.append(" ".join(["#pragma omp declare simd", *shapes]))
+        lines += pragmas
         params = ", ".join(_declare(p.type, p.name) for p in e.params) or "void"
         attr = f"__attribute__(({what})) " if what else ""
         lines += [f"{attr}{e.ret} {e.scalar_name}({params});", ""]

@@ -372,10 +372,12 @@ def names_not_in(mod, args: argparse.Namespace) -> str:
     """What is wrong with --functions, --uniform or --linear for ``mod`` (a name it does not define), or ""."""
     mine = [n for n, f in mod.functions.items() if f.coord is not None and f.coord.file == mod.file]
     for n in _split(args.functions):
-        if n not in mod.functions:
+        if n not in mod.functions and n not in mod.failed:
             return (f"argument --functions: '{n}' is not defined in {mod.file} (it defines: "
-                    f"{', '.join(mine) or 'no function'})")
+                    f"{', '.join(mine + list(mod.failed)) or 'no function'})")
     roots = _split(args.functions) or [n for n, f in mod.functions.items() if not f.static]
+    if any(n in mod.failed for n in roots):
+        return ""  # (expand's diagnostic for that function says what is wrong)
     params = {p.name for n in roots for p in mod.functions[n].params}
     for option, names in (("--uniform", args.uniform), ("--linear", args.linear)):
         for n in _split(names):

@@ -80,12 +80,19 @@ class Result:
 
 
 def select_functions(mod: Module, names: list[str] | None) -> list[str]:
+    """The functions to expand: ``names``, else every one with external linkage. One the frontend could not
+    read (``mod.failed``) stops here with its diagnostic."""
     if names:
         for n in names:
-            if n not in mod.functions:
+            if n not in mod.functions and n not in mod.failed:
                 raise error(None, f"function '{n}' is not defined in {mod.file}")
-        return list(names)
-    roots = [n for n, f in mod.functions.items() if not f.static]
+        roots = list(names)
+    else:
+        roots = [n for n, f in mod.functions.items() if not f.static]
+        roots += [n for n in mod.failed if not is_static(mod, n)]
+    for n in mod.failed:  # (the first in the file's order)
+        if n in roots:
+            raise mod.failed[n]
     if not roots:
         mine = [f for f in mod.functions.values() if f.coord is not None and mod.own(f.coord.file)]
         if mine:  # only static functions: at the first one
@@ -94,6 +101,13 @@ def select_functions(mod: Module, names: list[str] | None) -> list[str]:
         raise error(Coord(mod.file, 1, 1), "the file defines no function with external linkage",
                     "define the function to expand in this file (with its body), without 'static'")
     return roots
+
+
+def is_static(mod: Module, name: str) -> bool:
+    """Whether function ``name`` of ``mod`` has internal linkage (also one its frontend could not read)."""
+    fn = mod.functions.get(name)
+    sym = mod.globals.get(name)
+    return fn.static if fn is not None else sym is not None and sym.static
 
 
 def comparison_constants(fn: Function) -> list[int | float]:
@@ -111,11 +125,16 @@ def comparison_constants(fn: Function) -> list[int | float]:
 
 
 def _reached(mod: Module, roots: list[str]) -> set[str]:
-    """The functions of ``mod`` that ``roots`` call, directly or not, and the roots."""
+    """The functions of ``mod`` that ``roots`` call, directly or not, and the roots: the only ones expand
+    reads further (headers define many static inline helpers no function uses, some on types or constructs
+    expand refuses). A static function the frontend could not read stops here with its diagnostic when one
+    of them calls it (its body would be inlined); an external one is called per lane, its body unneeded."""
     seen: set[str] = set()
     todo = list(roots)
     while todo:
         name = todo.pop()
+        if name in mod.failed and is_static(mod, name):
+            raise mod.failed[name]
         if name in seen or name not in mod.functions:
             continue
         seen.add(name)
@@ -139,12 +158,13 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         for p in mod.functions[name].params:
             if shapes and p.name in shapes:
                 p.shape = shapes[p.name]
-    rewrite_math_calls(mod, expandable)
-    canonical_errno(mod)
-    for fn in mod.functions.values():
+    used = _reached(mod, roots)
+    reached = [f for n, f in mod.functions.items() if n in used]  # (in the file's order)
+    rewrite_math_calls(mod, expandable, reached)
+    canonical_errno(mod, reached)
+    for fn in reached:
         canonicalize_loops(fn)
         lower_function(fn)
-    used = _reached(mod, roots)
     inline_module(mod, roots)
     isa = isa.emission(None if vector_math is None else vector_math.for_module(set(mod.functions) | set(expandable)))
     bodies: list[str] = []

@@ -61,10 +61,11 @@ from expand.ir.visitor import nested
 from expand.passes.fold import fold_int
 from expand.passes.mathcalls import signature as math_signature
 
-from . import builtins
+from . import builtins, fenv
 from . import initializers as inits
 from .csemantics import (
     COMPARISONS,
+    effects_only,
     float32,
     is_null_pointer_constant,
     lvalue_name,
@@ -153,7 +154,7 @@ class Builder:
         self.globals: dict[str, Symbol] = {}
         self.functions: dict[str, Function] = {}
         self.func_nodes: dict[str, object] = {}
-        self.failed: dict[str, ExpandError] = {}  # (read(keep_going=True): the user's functions refused)
+        self.failed: dict[str, ExpandError] = {}  # the user's functions expand refused (Module.failed)
         self.locals: list[Symbol] = []
         self.cur_ret: T.CType = T.VOID
         self.fn_name = ""
@@ -213,32 +214,32 @@ class Builder:
         return t
 
     # ------------------------------------------------------------------ the translation unit
-    def read_functions(self, keep_going: bool = False) -> None:
-        """Every function definition of ``func_nodes`` into ``functions``: one of the user's file must
-        convert (with ``keep_going``, its error is kept in ``failed`` instead); a static helper from a
-        header the user's file includes is taken if it converts."""
+    def read_functions(self) -> None:
+        """Every function definition of ``func_nodes`` into ``functions``. One of the user's file that
+        expand refuses is left out and its error kept in ``failed`` (``Module.failed``: raised if an
+        expanded function needs it, expand/driver.py); a static helper from a header the user's file
+        includes (asuint, ...) is taken if it converts, else called per lane."""
         for name, fd in self.func_nodes.items():
             if not self.reads_function(name):
                 continue
-            if self.in_user_file(fd):
-                try:
-                    self.functions[name] = self.function(fd)
-                except ExpandError as exc:
-                    if not keep_going:
-                        raise
+            try:
+                self.functions[name] = self.function(fd)
+            except ExpandError as exc:
+                if self.in_user_file(fd):
                     self.failed[name] = exc
-            else:
-                try:  # a static helper from one of the user's headers (asuint, ...): used if it converts
-                    self.functions[name] = self.function(fd)
-                except ExpandError:
-                    pass
 
     def module(self, prologue: list[str]) -> Module:
         """The Module of what has been read, the function-local statics named."""
         mod = Module(self.path, self.source.splitlines(), self.functions, self.globals, prologue, self.templates,
-                     {n: a for n, a in self.assumptions.items() if n in self.functions})
+                     {n: a for n, a in self.assumptions.items() if n in self.functions}, dict(self.failed))
         name_local_statics(mod, self.local_statics)
         return mod
+
+    def assume(self, text: str) -> None:
+        """Add ``text`` to what the current function's output assumes (printed in its header)."""
+        have = self.assumptions.get(self.fn_name, "")
+        if text not in have.split("; "):
+            self.assumptions[self.fn_name] = f"{have}; {text}" if have else text
 
     def new_global(self, name: str, co: Coord, static: bool, const: bool, volatile: bool, defined: bool,
                    func: bool) -> Symbol | None:
@@ -295,6 +296,8 @@ class Builder:
     # ------------------------------------------------------------------ functions
     def begin_function(self, name: str, ret: T.CType) -> None:
         self.locals = []
+        self.before, self.conditional, self.unevaluated = None, 0, 0  # (as after a function that failed)
+        self.dropped: list[str] = []  # where statements evaluated only for FP exceptions were (force_eval)
         self.switch_depth = 0
         self.switch_count = 0
         self.fn_name = name
@@ -324,6 +327,8 @@ class Builder:
 
     def end_function(self, name: str, ftype: T.Func, params: list[Symbol], body: list[Stmt], co: Coord,
                      static: bool, inline: bool) -> Function:
+        if self.dropped:
+            self.assume(fenv.force_eval_assumption(self.dropped))
         fn = Function(name, ftype.ret, params, body, co, static=static, inline=inline, locals=self.locals,
                       variadic=ftype.variadic)
         uniquify_locals(fn)
@@ -499,8 +504,12 @@ class Builder:
         they order floating-point operations and force their evaluation for the exceptions they raise, which
         expand does not keep), from its operands (constraint, frontend node): an output tied to an input
         (``"=x" (y) : "0" (x)``) is the assignment ``y = x``, a read-write one (``"+m" (y)``) keeps its
-        value, and inputs alone do nothing."""
+        value, and inputs alone do nothing but their calls."""
         result: list[Stmt] = []
+        for cons, e in ins:  # (read for their side effects only: a call is still made, before the statement)
+            if cons.isdigit():
+                continue  # (tied to an output: the assignment below reads it)
+            result += effects_only(co, *self.captured(lambda e=e: self.expr(e)))
         for j, (cons, target) in enumerate(outs):
             if cons.startswith("+"):
                 continue
@@ -510,8 +519,6 @@ class Builder:
                             " an input (\"=x\" (y) : \"0\" (x))")
             tgt = self.lvalue(target)
             result.append(Assign(co, tgt, self.convert(self.expr(tied[0]), tgt.type)))
-        for _, e in ins:
-            self.expr(e)  # (type-checked; evaluated for nothing but its exceptions)
         return result
 
     def statement_value(self, co: Coord, stmts: list[Stmt], own: set) -> None:

@@ -39,6 +39,7 @@ import re
 import sys
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 
 from expand.ir import types as T
 from expand.ir.diagnostics import ExpandError, error
@@ -633,9 +634,9 @@ class ClangReader(Builder):
             self.mismatches.append(m)
 
     # ------------------------------------------------------------------ top level
-    def read(self, keep_going: bool = False) -> Module:
-        """The Module; with ``keep_going``, a function of the user's file that fails is left out and its
-        error kept in :attr:`failed` (for cross-checks), instead of raised."""
+    def read(self) -> Module:
+        """The Module. A function of the user's file that fails is left out and its error kept in
+        :attr:`failed` (``Module.failed``: raised if an expanded function needs it, expand/driver.py)."""
         K = self.K
         frames, f = 0, sys._getframe()
         while f is not None:
@@ -658,7 +659,7 @@ class ClangReader(Builder):
             self.toplevel(c)
         self.templates = template_files(self.buf.decode("utf-8", "replace"), self.path)
         prologue = module_prologue(self.source, self.templates)
-        self.read_functions(keep_going)
+        self.read_functions()
         return self.module(prologue)
 
     def pragmas(self) -> list[tuple[int, str]]:
@@ -853,6 +854,10 @@ class ClangReader(Builder):
     def _stmt(self, c) -> list[Stmt]:
         K = self.K
         k = c.kind
+        if self.exception_only(c):  # (math_force_eval, FORCE_EVAL: never read, see the output's header)
+            co = self.coord(c)
+            self.dropped.append(f"{Path(co.file).name}:{co.line}")
+            return []
         if k.is_expression():
             return self.expr_stmt(c)
         co = self.coord(c)
@@ -948,18 +953,17 @@ class ClangReader(Builder):
         self.statement_value(co, stmts, set(self.locals[declared:]))
         return self.expr(items[-1])
 
-    def asm(self, c) -> list[Stmt]:
-        """An ``asm`` statement: only an empty template, as the pycparser frontend's ``Reader.asm``
-        (glibc's math_opt_barrier, math_force_eval). libclang gives the operands' expressions as
-        children (outputs, then inputs) but not their constraints: those come from the text."""
-        co = self.coord(c)
+    def asm_operands(self, c) -> tuple[list[str], list[str], list, list] | None:
+        """(output constraints, input constraints, output cursors, input cursors) of an asm statement with
+        an empty template, else None. libclang gives the operands' expressions as children (outputs, then
+        inputs) but not their constraints: those come from the text."""
         text = self.slice(c.extent.start.offset, c.extent.end.offset)
         m = re.match(r"\s*(?:__asm__|__asm|asm)\b(?:\s*(?:__volatile__|__volatile|volatile|goto|inline))*\s*\(", text)
         if m is None:
-            raise error(co, "inline assembly cannot be vectorized", "write the operation in C")
+            return None
         sections = split_top(text[m.end():text.rindex(")")], ":")
         if re.sub(r'"(?:[^"\\]|\\.)*"', "", sections[0]).strip() or re.sub(r'\s|"', "", sections[0]):
-            raise error(co, "inline assembly cannot be vectorized", "write the operation in C")
+            return None
 
         def constraints(k: int) -> list[str]:
             if k >= len(sections) or not sections[k].strip():
@@ -969,8 +973,123 @@ class ClangReader(Builder):
         outs, ins = constraints(1), constraints(2)
         exprs = [x for x in self.children(c) if x.kind.is_expression()]
         if len(exprs) != len(outs) + len(ins):
-            raise error(co, "this asm statement's operands are not supported")
-        return self.asm_assignments(co, list(zip(outs, exprs)), list(zip(ins, exprs[len(outs):])))
+            raise error(self.coord(c), "this asm statement's operands are not supported")
+        return outs, ins, exprs[:len(outs)], exprs[len(outs):]
+
+    def asm(self, c) -> list[Stmt]:
+        """An ``asm`` statement: only an empty template, as the pycparser frontend's ``Reader.asm``
+        (glibc's math_opt_barrier, math_force_eval; ``Builder.asm_assignments``)."""
+        co = self.coord(c)
+        operands = self.asm_operands(c)
+        if operands is None:
+            raise error(co, "inline assembly cannot be vectorized", "write the operation in C")
+        outs, ins, out_c, in_c = operands
+        return self.asm_assignments(co, list(zip(outs, out_c)), list(zip(ins, in_c)))
+
+    def exception_only(self, c) -> bool:
+        """Whether statement ``c`` has no effect but the floating-point exceptions it raises: the pycparser
+        frontend's frontends/force_eval.py on libclang's cursors (read as C without its types)."""
+        K = self.K
+        s = self.strip_parens(c)
+        if s.kind not in (K.COMPOUND_STMT, K.DO_STMT, K.IF_STMT, K.ASM_STMT) and not self.statement_expr(s):
+            return False
+        scopes: list[dict[int, bool]] = [{}]  # declaration (its cursor's hash) -> volatile
+        sink = [False]
+        depth = [0]
+
+        def bounded(walk):  # (deeper than fenv.FORCE_EVAL_DEPTH: not one, and no deep recursion)
+            def inner(x) -> bool:
+                depth[0] += 1
+                try:
+                    return depth[0] <= fenv.FORCE_EVAL_DEPTH and walk(x)
+                finally:
+                    depth[0] -= 1
+            return inner
+
+        def local(d) -> bool | None:
+            ref = d.referenced if d.kind == K.DECL_REF_EXPR else None
+            if ref is None:
+                return None
+            for scope in reversed(scopes):
+                if ref.hash in scope and ref.kind == K.VAR_DECL:
+                    return scope[ref.hash]
+            return None
+
+        def target(e) -> bool:
+            volatile = local(self.strip(e))
+            if volatile:
+                sink[0] = True
+            return volatile is not None
+
+        @bounded
+        def expr(e) -> bool:
+            k = e.kind
+            ch = self.children(e)
+            if k in (K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.CHARACTER_LITERAL, K.STRING_LITERAL, K.DECL_REF_EXPR,
+                     K.CXX_UNARY_EXPR, K.TYPE_REF):
+                return True
+            if k == K.UNARY_OPERATOR:
+                return target(ch[0]) if unary_op(e) in ("++", "--", "p++", "p--") else expr(ch[0])
+            if k == K.BINARY_OPERATOR and binary_op(e) == "=" or k == K.COMPOUND_ASSIGNMENT_OPERATOR:
+                return target(ch[0]) and expr(ch[1])
+            if k == K.CALL_EXPR:
+                name = e.spelling or ""
+                if name == "__builtin_types_compatible_p":
+                    return True
+                return name.startswith(fenv.PURE_BUILTINS) and all(expr(a) for a in ch[1:])
+            if self.statement_expr(e):
+                return stmt(next(x for x in ch if x.kind == K.COMPOUND_STMT))
+            if k in (K.BINARY_OPERATOR, K.PAREN_EXPR, K.UNEXPOSED_EXPR, K.CSTYLE_CAST_EXPR, K.CONDITIONAL_OPERATOR,
+                     K.ARRAY_SUBSCRIPT_EXPR, K.MEMBER_REF_EXPR, K.GENERIC_SELECTION_EXPR, K.INIT_LIST_EXPR):
+                return all(expr(x) for x in ch if x.kind.is_expression())
+            return False
+
+        @bounded
+        def stmt(x) -> bool:
+            k = x.kind
+            ch = self.children(x)
+            if k == K.COMPOUND_STMT:
+                scopes.append({})
+                try:
+                    return all(stmt(y) for y in ch)
+                finally:
+                    scopes.pop()
+            if k == K.DECL_STMT:
+                for d in ch:
+                    if d.kind != K.VAR_DECL or d.storage_class not in (ci.StorageClass.NONE, ci.StorageClass.AUTO):
+                        return False
+                    init = var_init(d)
+                    volatile = d.type.is_volatile_qualified()
+                    if init is not None and not expr(init):
+                        return False
+                    scopes[-1][d.hash] = volatile
+                    sink[0] = sink[0] or volatile and init is not None
+                return True
+            if k == K.IF_STMT:
+                return all(stmt(y) if y.kind.is_statement() else expr(y) for y in ch)
+            if k == K.DO_STMT:
+                cond = self.strip_parens(ch[1])
+                return cond.kind == K.INTEGER_LITERAL and self.token_text(cond) == "0" and stmt(ch[0])
+            if k == K.NULL_STMT:
+                return True
+            if k == K.ASM_STMT:
+                operands = self.asm_operands(x)
+                if operands is None:
+                    return False
+                outs, ins, out_c, in_c = operands
+                if not all(target(o) for o in out_c) or not all(expr(i) for i in in_c):
+                    return False
+                sink[0] = sink[0] or bool(ins) or any(o.startswith("+") for o in outs)
+                return True
+            return k.is_expression() and expr(x)
+
+        return stmt(s) and sink[0]
+
+    def statement_expr(self, c) -> bool:
+        """A GNU statement expression ``({ ... })`` (as ``expr`` recognizes one)."""
+        K = self.K
+        return c.kind.name.lower() == "stmtexpr" or c.kind == K.UNEXPOSED_EXPR and any(
+            x.kind == K.COMPOUND_STMT for x in self.children(c))
 
     def switch(self, c) -> list[Stmt]:
         """``switch``: its body read with case-label markers, lowered by frontends/statements.py."""
@@ -1454,6 +1573,32 @@ def _reader(name: str):
     return read_file
 
 
+def _other_reads_more(first: Module, name: str, frontend: str, have: dict[str, bool], path: str, text: str,
+                      include_dirs, defines, undefs, target: dict) -> Module:
+    """``first`` (read by frontend ``name``) left functions out (``Module.failed``: their errors are raised
+    if an expanded function needs them). With ``auto``, the other frontend's Module if it reads them and all
+    the others too (a construct only it reads); with an explicit frontend, ``first`` with a note on the
+    errors of the functions the other one reads."""
+    other = "clang" if name == "pycparser" else "pycparser"
+    if not have[other]:
+        return first
+    try:
+        mod = _reader(other)(path, text, include_dirs, defines, undefs, **target)
+    except Exception:  # (its error, or a bug in it, must not hide this frontend's Module)
+        return first
+    read = [n for n in first.failed if n not in mod.failed]
+    if not read:
+        return first
+    if frontend == "auto" and set(mod.failed) < set(first.failed):
+        return mod
+    if frontend != "auto":
+        note = f"the {other} frontend reads this function: use --frontend {other}"
+        for n in read:
+            exc = first.failed[n]
+            exc.hint = f"{exc.hint}; {note}" if getattr(exc, "hint", "") else note
+    return first
+
+
 def read_file_any(path: str, text: str, include_dirs=(), defines=(), undefs=(), frontend: str = "auto",
                   cc: str | Sequence[str] = "gcc", char_signed: bool | None = None) -> Module:
     """Read a C file with the chosen frontend: ``"pycparser"``, ``"clang"`` or ``"auto"``.
@@ -1488,9 +1633,12 @@ def read_file_any(path: str, text: str, include_dirs=(), defines=(), undefs=(), 
     first_error: ExpandError | None = None
     target = {"cc": cc, "char_signed": char_signed}
     try:
-        return _reader(order[0])(path, text, include_dirs, defines, undefs, **target)
+        first = _reader(order[0])(path, text, include_dirs, defines, undefs, **target)
     except ExpandError as exc:
         first_error = exc
+    else:
+        return first if not first.failed else _other_reads_more(first, order[0], frontend, have, path, text,
+                                                                include_dirs, defines, undefs, target)
     other = "clang" if order[0] == "pycparser" else "pycparser"
     if not have[other] or first_error.message == "expression nesting is too deep":
         raise first_error  # (the pycparser reader's limit: deeper than the clang reader's, which is slow there)

@@ -12,7 +12,22 @@ from pathlib import Path
 
 from expand.ir import types as T
 from expand.ir.diagnostics import error
-from expand.ir.nodes import Assign, Block, Call, Const, Coord, Expr, If, Index, Member, Stmt, Unary, Var, is_pure
+from expand.ir.nodes import (
+    Assign,
+    Block,
+    Call,
+    Const,
+    Coord,
+    Expr,
+    ExprStmt,
+    If,
+    Index,
+    Member,
+    Stmt,
+    Unary,
+    Var,
+    is_pure,
+)
 from expand.passes.fold import fold_int
 
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
@@ -100,14 +115,17 @@ def null_comparison(a: Expr, b: Expr) -> tuple[Expr, Expr] | None:
     return None
 
 
-def _round_mantissa(x: Fraction, bits: int) -> Fraction:
-    """``x`` rounded to ``bits`` significant bits, to nearest, ties to even (no exponent limits)."""
+def _round_mantissa(x: Fraction, bits: int, emin: int | None = None) -> Fraction:
+    """``x`` rounded to ``bits`` significant bits, to nearest, ties to even; below ``2**emin`` (the smallest
+    normal number, if given) to the subnormals' fixed quantum ``2**(emin - bits + 1)``, down to 0."""
     if x == 0:
         return x
     sign, x = (-1, -x) if x < 0 else (1, x)
     e = x.numerator.bit_length() - x.denominator.bit_length()
     if Fraction(2) ** e > x:
         e -= 1
+    if emin is not None:
+        e = max(e, emin)
     scale = Fraction(2) ** (bits - 1 - e)
     q = x * scale
     n, r = divmod(q.numerator, q.denominator)
@@ -128,18 +146,28 @@ def long_double_literal(text: str, t: T.CType) -> Const | None:
         exact = Fraction(float.fromhex(body)) if body.lower().startswith("0x") else Fraction(body)
     except (ValueError, ZeroDivisionError):
         return None
-    p = 24 if t.bits == 32 else 53
-    want = _round_mantissa(exact, p)
-    if any(_round_mantissa(_round_mantissa(exact, q), p) != want for q in (64, 106, 113)):
+    p, emin, emax = (24, -126, 127) if t.bits == 32 else (53, -1022, 1023)
+    want = _round_mantissa(exact, p, emin)
+    # (the long doubles: x87's and IEEE quad's exponents reach -16382; IBM double-double's low part has
+    # double's subnormals, so its quantum stops at 2**-1074)
+    if any(_round_mantissa(_round_mantissa(exact, q, qmin), p, emin) != want
+           for q, qmin in ((64, -16382), (106, -1074 + 105), (113, -16382))):
         return None
-    try:
-        v = float(want)
-    except OverflowError:
+    if abs(want) >= Fraction(2) ** (emax + 1):  # (out of the type's range: refused, not made infinite)
         return None
+    v = float(want)
+    if want == 0:  # (underflows: spelled so that no compiler warns the constant is truncated to zero)
+        return Const(t, v, ("-0.0" if exact < 0 else "0.0") + ("f" if t.bits == 32 else ""))
     if t.bits == 32:
         spelled = body + "f" if Fraction(float32(float(body))) == want else float(want).hex() + "f"
         return Const(t, v, spelled)
     return Const(t, v, body if Fraction(float(body)) == want else v.hex())
+
+
+def effects_only(co: Coord, value: Expr, pre: list[Stmt]) -> list[Stmt]:
+    """The statements of an expression read for its side effects alone (an asm input): what its side
+    effects run first (``pre``), and a statement making its calls."""
+    return [*pre, *([ExprStmt(co, value)] if any(isinstance(n, Call) for n in value.walk()) else [])]
 
 
 def float32(v: float) -> float:

@@ -44,6 +44,18 @@ _OPERATIONS = {
 _SUFFIXES = ("_ctx", "_sse", "_387", "_aarch64", "_ppc", "_vsx", "_mips", "_riscv", "_arm", "_vfp")
 #: The value of FE_TONEAREST on every target expand has (x86-64, AArch64, POWER)
 FE_TONEAREST = 0
+#: The other rounding modes' values per target (glibc's bits/fenv.h), to name them in diagnostics
+_MODES = {
+    "x86_64": {0x400: "FE_DOWNWARD", 0x800: "FE_UPWARD", 0xC00: "FE_TOWARDZERO"},
+    "aarch64": {0x400000: "FE_UPWARD", 0x800000: "FE_DOWNWARD", 0xC00000: "FE_TOWARDZERO"},
+    "powerpc64le": {1: "FE_TOWARDZERO", 2: "FE_UPWARD", 3: "FE_DOWNWARD"},
+}
+
+
+def mode_name(value: int, triple: str) -> str:
+    """``FE_TOWARDZERO`` for the value of a rounding mode on the target ``triple`` (``cc -dumpmachine``;
+    "" for the host, x86-64), else the value in hex."""
+    return _MODES.get(triple.split("-")[0] or "x86_64", {}).get(value, f"{value:#x}")
 
 
 def operation(name: str) -> tuple[str, str] | None:
@@ -79,3 +91,21 @@ ASSUMPTION = ("the floating-point environment: expand dropped the function's sav
               "round-to-nearest requests (glibc's SET_RESTORE_ROUND, libc_fe*): the output gives the "
               "scalar function's results when called in round-to-nearest (the default) and does not "
               "keep exception flags")
+
+
+#: How deep such a statement's statements and expressions nest at most (glibc's nest a few levels)
+FORCE_EVAL_DEPTH = 24
+#: Builtins without side effects that statements evaluated only for their exceptions call (glibc's fabs_tg,
+#: min_of_type, issignaling): frontends/force_eval.py and the clang frontend's ``exception_only``
+PURE_BUILTINS = ("__builtin_fabs", "__builtin_copysign", "__builtin_isnan", "__builtin_isinf", "__builtin_isfinite",
+                 "__builtin_isnormal", "__builtin_signbit", "__builtin_fpclassify", "__builtin_isgreater",
+                 "__builtin_isless", "__builtin_islessgreater", "__builtin_isunordered", "__builtin_types_compatible_p",
+                 "__builtin_expect", "__builtin_inf", "__builtin_huge_val", "__builtin_nan")
+
+
+def force_eval_assumption(places: list[str]) -> str:
+    """What the output's header says of statements evaluated only for their floating-point exceptions that
+    the frontend dropped at ``places`` (``file:line``; frontends/force_eval.py)."""
+    return ("evaluations made only for the floating-point exceptions they raise (glibc's math_force_eval and "
+            "math_check_force_underflow, musl's FORCE_EVAL: an empty asm statement or a volatile local that reads "
+            f"them) are dropped ({', '.join(dict.fromkeys(places))}): the output does not raise those exceptions")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
 from pycparser import c_ast, c_generator
 from pycparser.c_parser import ParseError
@@ -41,7 +42,7 @@ from expand.ir.nodes import (
 )
 from expand.passes.fold import fold_int
 
-from . import builtins, fenv
+from . import builtins, fenv, force_eval
 from . import initializers as inits
 from .builder import NESTING_HINT, Builder, name_typedef_record, typedef_spelled
 from .csemantics import (
@@ -425,6 +426,7 @@ class Reader(Builder):
                 params.append(s)
                 self.scopes[-1][p.name] = s
         self.simd_shapes(decl.name, params, self.coord(decl))
+        self.env_prescan(fd.body)
         body = self.compound(fd.body, new_scope=False)
         return self.end_function(decl.name, ftype, params, body, self.coord(decl), "static" in list(decl.storage or []),
                                  "inline" in list(decl.funcspec or []))
@@ -483,6 +485,9 @@ class Reader(Builder):
 
     def _stmt(self, node) -> list[Stmt]:
         co = self.coord(node)
+        if force_eval.exception_only(node):  # (math_force_eval, FORCE_EVAL: never read, see the output's header)
+            self.dropped.append(f"{Path(co.file).name}:{co.line}")
+            return []
         if isinstance(node, c_ast.Compound):
             return [Block(co, self.compound(node))]
         if isinstance(node, c_ast.Decl):
@@ -742,27 +747,17 @@ class Reader(Builder):
     def env_call(self, node: c_ast.FuncCall, op: tuple[str, str]) -> list[Stmt]:
         """A call of a floating-point environment function as a statement (frontends/fenv.py): no
         statement, or a diagnostic."""
-        co = self.coord(node)
         name = node.name.name
         what, base = op
-        if what == fenv.READS:
-            raise error(co, f"'{name}' reads the floating-point environment: it cannot be vectorized", _FENV_HINT)
-        if what == fenv.SETS:
-            raise error(co, f"'{name}' changes the caller's floating-point environment: it cannot be vectorized",
-                        _FENV_HINT)
+        refused = self.env_refusal(node, op, known_only=False)
+        if refused is not None:
+            raise refused
         args = node.args.exprs if node.args else []
         for i, a in enumerate(args):
             if isinstance(a, c_ast.UnaryOp) and a.op == "&" and isinstance(a.expr, c_ast.ID) \
                     and isinstance(self.find_local(a.expr.name), _EnvLocal):
                 continue
             if what == fenv.NEAREST and i == len(args) - 1:
-                try:
-                    mode = self.const_int(a)
-                except ExpandError:
-                    mode = None
-                if mode != fenv.FE_TONEAREST:
-                    raise error(self.coord(a), f"'{name}' sets a rounding mode other than FE_TONEAREST: "
-                                "it cannot be vectorized", _FENV_HINT)
                 continue
             try:
                 value, pre = self.captured(lambda a=a: self.expr(a))
@@ -771,8 +766,50 @@ class Reader(Builder):
             if pre or isinstance(value.type, (T.Pointer, T.Array)):
                 raise error(self.coord(a), f"this argument of '{name}' is not supported",
                             "pass the address of a local fenv_t, or flags without side effects")
-        self.assumptions[self.fn_name] = fenv.ASSUMPTION
+        self.assume(fenv.ASSUMPTION)
         return []
+
+    def env_refusal(self, node: c_ast.FuncCall, op: tuple[str, str], known_only: bool) -> ExpandError | None:
+        """The diagnostic for a call of a floating-point environment function that reads the environment,
+        changes it for good, or sets a rounding mode other than FE_TONEAREST, else None. ``known_only``:
+        only a rounding mode known to be another one (not one expand cannot evaluate)."""
+        co, name, what = self.coord(node), node.name.name, op[0]
+        if what == fenv.READS:
+            return error(co, f"'{name}' reads the floating-point environment: it cannot be vectorized", _FENV_HINT)
+        if what == fenv.SETS:
+            return error(co, f"'{name}' changes the caller's floating-point environment: it cannot be vectorized",
+                         _FENV_HINT)
+        args = node.args.exprs if node.args else []
+        if what != fenv.NEAREST or not args:
+            return None
+        try:
+            mode = self.const_int(args[-1])
+        except ExpandError:
+            mode = None
+        if mode == fenv.FE_TONEAREST or known_only and mode is None:
+            return None
+        which = "" if mode is None else fenv.mode_name(mode, self.target.triple)
+        what = f"the rounding mode {which}, not FE_TONEAREST" if which else "a rounding mode other than FE_TONEAREST"
+        return error(self.coord(args[-1]), f"'{name}' sets {what}: it cannot be vectorized", _FENV_HINT)
+
+    def env_prescan(self, body) -> None:
+        """Stop at the first call in ``body`` that reads or changes the floating-point environment or sets
+        another rounding mode (glibc's round-to-odd narrowing functions: FE_TOWARDZERO), before anything
+        else in the function: no support of another construct could make such a function vectorizable."""
+        todo = [body]
+        while todo:
+            node = todo.pop(0)
+            if isinstance(node, c_ast.FuncCall) and _env_operation(node) is not None:
+                refused = self.env_refusal(node, _env_operation(node), known_only=True)
+                if refused is not None:
+                    raise refused
+            todo.extend(child for _, child in node.children())
+
+    def assume(self, text: str) -> None:
+        """Add ``text`` to what the current function's output assumes (printed in its header)."""
+        have = self.assumptions.get(self.fn_name, "")
+        if text not in have.split("; "):
+            self.assumptions[self.fn_name] = f"{have}; {text}" if have else text
 
     def find_local(self, name: str):
         """The innermost local or parameter named ``name`` (None if there is none)."""
@@ -971,6 +1008,19 @@ class _Parser(GnuCParser):
         if not getattr(coord, "line", None):  # (pycparser.c_parser.Coord; a str when only the file is known)
             coord = self.error_coord() or coord
         super()._parse_error(msg, coord)
+
+    def _parse_assignment_expression(self):
+        """An assignment expression. pycparser 3 reads one that starts with ``({`` as that statement
+        expression alone, so ``({ ... }) + y`` (glibc's ``math_opt_barrier (x) + y`` in ROUND_TO_ODD) was
+        "syntax error before '+'"; pycparserext reads ``({ ... })`` as a primary expression, so here such an
+        expression is read as any other."""
+        if not (self._peek_type() == "LPAREN" and self._peek_type(2) == "LBRACE"):
+            return super()._parse_assignment_expression()
+        expr = self._parse_conditional_expression()
+        if self._is_assignment_op():
+            op = self._advance().value
+            return c_ast.Assignment(op, expr, self._parse_assignment_expression(), expr.coord)
+        return expr
 
     def _lex_on_rbrace_func(self):
         try:

@@ -88,8 +88,8 @@ PREFIX = "__expandm_"
 #: copysignf, isinff, isnanf and finitef itself, and a declare-simd declaration would make it call our
 #: (exact, slower) variant instead of vroundps (measured); their entry points are in the header all the same.
 SIMD_DECLARED = ("scalbnf", "roundf", "logf", "powf", "log2f", "expf", "exp2f", "exp10f", "log10f", "sinf", "cosf",
-                 "tanf", "atanf", "atan2f", "asinf", "acosf", "sinhf", "coshf", "tanhf", "cbrtf", "hypotf", "erff",
-                 "erfcf", "expm1f", "log1pf", "acoshf", "asinhf", "atanhf", "fmodf", "remainderf", "nextafterf",
+                 "sincosf", "tanf", "atanf", "atan2f", "asinf", "acosf", "sinhf", "coshf", "tanhf", "cbrtf", "hypotf",
+                 "erff", "erfcf", "expm1f", "log1pf", "acoshf", "asinhf", "atanhf", "fmodf", "remainderf", "nextafterf",
                  "nextupf", "logbf", "ilogbf")
 #: The functions GCC 12 takes to set errno (its builtins' ERRNO attribute, and nextupf, which is no builtin:
 #: measured, a loop over a plain declare-simd declaration calls no variant). The header declares them, and
@@ -122,6 +122,7 @@ ABI_ISAS = {"x86_64": (("sse2", "sse4.1"), ("avx2",), ("avx512",)), "aarch64": (
 GLIBC_FUNCTIONS: dict[str, tuple[str, str]] = {
     "expf": ("e_expf.c", "__expf"), "exp2f": ("e_exp2f.c", "__exp2f"), "exp10f": ("e_exp10f.c", "__exp10f"),
     "log10f": ("e_log10f.c", "__ieee754_log10f"), "sinf": ("s_sinf.c", "__sinf"), "cosf": ("s_cosf.c", "__cosf"),
+    "sincosf": ("s_sincosf.c", "__sincosf"),
     "tanf": ("s_tanf.c", "__tanf"), "atanf": ("s_atanf.c", "__atanf"), "atan2f": ("e_atan2f.c", "__ieee754_atan2f"),
     "asinf": ("e_asinf.c", "__ieee754_asinf"), "acosf": ("e_acosf.c", "__ieee754_acosf"),
     "sinhf": ("e_sinhf.c", "__ieee754_sinhf"), "coshf": ("e_coshf.c", "__ieee754_coshf"),
@@ -137,8 +138,7 @@ GLIBC_FUNCTIONS: dict[str, tuple[str, str]] = {
 }
 #: The corpus's glibc functions (mathlib/corpus.py) and log2f, compiled through the hand-written shim
 #: (mathlib/glibc-shim) as before: with glibc's own headers, expand's frontend refuses AArch64's roundf
-#: (``__builtin_roundf``) and powf (a ``long double`` arm of ``issignaling``), and expand every function
-#: on POWER (the static inline helpers of include/time.h return structs), which the shim builds.
+#: (``__builtin_roundf``) and powf (a ``long double`` arm of ``issignaling``), which the shim builds.
 SHIM_FUNCTIONS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "log2f": ("e_log2f.c", "__log2f", ("e_log2f_data.c", "math_errf.c")),
 }
@@ -401,17 +401,34 @@ def b_rename(isa_name: str, variant: str) -> str:
     return f"{PREFIX}{isa_name.replace('.', '')}_{variant}"
 
 
+def param_kind(t: T.CType) -> str:
+    """A parameter's or result's kind in the manifest: a lane kind (``f32``), ``f32*`` for a pointer to a
+    gang (sincosf's outputs: EXPAND's convention), ``void``."""
+    if isinstance(t, T.Void):
+        return "void"
+    return f"{lane_kind(t.target)}*" if isinstance(t, T.Pointer) else lane_kind(t)
+
+
+def entry_type(isa, k: str) -> str:
+    """The C type of a ``param_kind`` in the ``_Exp_`` entry points: a gang, a pointer to one, void."""
+    if k == "void":
+        return "void"
+    return f"{isa.mtype(k[:-1])} *" if k.endswith("*") else isa.vtype(k)
+
+
 def _entry_points(e, isa) -> tuple[str, list[str]]:
     """(C definitions, prototypes) of ``_Exp_<f>_<isa>`` and ``..._masked`` over the static cores."""
-    rk = lane_kind(e.ret)
-    params = [f"{isa.vtype(lane_kind(p.type))} {p.name}" for p in e.params]
+    rt = entry_type(isa, param_kind(e.ret))
+    params = [f"{entry_type(isa, param_kind(p.type))}{'' if isinstance(p.type, T.Pointer) else ' '}{p.name}"
+              for p in e.params]
     names = ", ".join(p.name for p in e.params)
     plain, masked = expandm_symbol(e.scalar_name, isa), expandm_symbol(e.scalar_name, isa, True)
     mparams = [f"{isa.mask_type()} _exp_mask", *params]
-    protos = [f"{isa.vtype(rk)} {plain}({', '.join(params)})", f"{isa.vtype(rk)} {masked}({', '.join(mparams)})"]
+    protos = [f"{rt} {plain}({', '.join(params)})", f"{rt} {masked}({', '.join(mparams)})"]
+    ret = "" if rt == "void" else "return "
     defs = (f"\n/* mathlib (python -m mathlib.libm): the entry points of {e.scalar_name} on {isa.name} */\n"
-            f"{protos[0]}\n{{\n    return {e.vector_name}({names});\n}}\n\n"
-            f"{protos[1]}\n{{\n    return {e.masked_name}(_exp_mask, {names});\n}}\n")
+            f"{protos[0]}\n{{\n    {ret}{e.vector_name}({names});\n}}\n\n"
+            f"{protos[1]}\n{{\n    {ret}{e.masked_name}(_exp_mask, {names});\n}}\n")
     return defs, [p + ";" for p in protos]
 
 
@@ -450,8 +467,8 @@ def build_unit(out: Path, arch: str, isa_name: str, fn: LibSource) -> dict:
         missing.write_text(json.dumps({"name": fn.name, "arch": arch, "isa": isa_name, "why": why}) + "\n")
         raise Unavailable(why) from None
     (e,) = res.functions
-    if any(p.shape not in (None, "", "varying") or isinstance(p.type, T.Pointer) for p in e.params):
-        raise RuntimeError(f"{fn.name}: the library takes only varying value parameters")
+    if any(p.shape not in (None, "", "varying") for p in e.params):
+        raise RuntimeError(f"{fn.name}: the library takes only varying parameters")
     # The variants get the public name (``_ZGVdN8v___logf`` -> ``_ZGVdN8v_logf``; the SSE units' go to
     # the dispatcher) when compiled: the glibc sources #undef their own name, so not with -D __logf=logf.
     pub = dataclasses.replace(e, scalar_name=fn.name)
@@ -466,12 +483,14 @@ def build_unit(out: Path, arch: str, isa_name: str, fn: LibSource) -> dict:
     tmp = obj.with_suffix(f".{os.getpid()}-{threading.get_ident()}.o")
     run([*isa.cc, *LIB_CFLAGS, *isa.cflags, *rec.cflags, *rec.cpp, *extra, "-c", src, "-o", tmp])
     redefine(isa.cc, tmp, internal_symbols(out, arch, rec.link))
+    kinds = [param_kind(p.type) for p in e.params]
     meta = {
         "name": fn.name, "arch": arch, "isa": isa_name, "lanes": isa.lanes,
-        "ret": lane_kind(e.ret), "params": [[p.name, str(p.type), lane_kind(p.type)] for p in e.params],
+        "ret": param_kind(e.ret), "params": [[p.name, str(p.type), k] for p, k in zip(e.params, kinds)],
         "ret_ctype": str(e.ret), "effects": list(e.effects), "variants": variants,
         "abi_protos": abi.variant_prototypes([pub], isa) if variants else [],
-        "entry_protos": entry, "typedefs": _typedefs(isa, [lane_kind(e.ret), *(lane_kind(p.type) for p in e.params)]),
+        "entry_protos": entry,
+        "typedefs": _typedefs(isa, [k.rstrip("*") for k in [param_kind(e.ret), *kinds] if k != "void"]),
         "link": [str(p) for p in rec.link], "func": fn.func, "source": str(fn.source),
     }
     os.replace(tmp, obj)
@@ -672,19 +691,30 @@ def header(metas: list[dict]) -> str:
         ms = [m for m in metas if m["name"] == name]
         built = {(m["arch"], m["isa"]) for m in ms}
         arches = [a for a, need in ABI_ISAS.items() if all(any((a, i) in built for i in alts) for alts in need)]
-        if not arches:
+        if not ms:
             continue
         m = ms[0]
         what, why = m["effects"]
-        params = ", ".join(f"{ct} {n}" for n, ct, _ in m["params"])
-        if name in LIBM_NOT_CONST or not what:
+        params = ", ".join(f"{ct}{'' if ct.endswith('*') else ' '}{n}" for n, ct, _ in m["params"])
+        pointers = [n for n, _, k in m["params"] if k.endswith("*")]
+        pragmas = ["#pragma omp declare simd"]
+        if pointers:  # (sincosf: where GCC makes clones mixing 64-bit pointer lanes with float ones, x86)
+            arches = [a for a in arches if all(get_isa(i).abi_mixed_sizes for alts in ABI_ISAS[a] for i in alts)]
+            pragmas.append(f"#pragma omp declare simd linear({', '.join(pointers)})")
+        if not arches:
+            continue
+        if pointers:
+            lines.append(f"/* {name}: it stores through its pointers (the vector code: {why}); a loop calling it"
+                         " needs #pragma omp simd. */")
+            attr = ""
+        elif name in LIBM_NOT_CONST or not what:
             said = "math.h: it may set errno; " if name in LIBM_NOT_CONST else ""
             lines.append(f"/* {name}: EXPANDM_ERRNO_CONST ({said}the vector code: {why}). */")
             attr = "EXPANDM_ERRNO_CONST "
         else:
             lines.append(f"/* {name}: declared {what} ({why}). */")
             attr = f"__attribute__(({what})) "
-        lines += [f"#if {' || '.join(f'({ARCH_MACRO[a]})' for a in arches)}", "#pragma omp declare simd", "#endif",
+        lines += [f"#if {' || '.join(f'({ARCH_MACRO[a]})' for a in arches)}", *pragmas, "#endif",
                   f"{attr}{m['ret_ctype']} {name}({params});", ""]
     lines += ["#pragma GCC diagnostic pop", ""]
     for arch in ARCHES:

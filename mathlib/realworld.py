@@ -199,7 +199,7 @@ def check_file(spec: dict) -> dict:
 def _check(spec: dict, path: Path, row: Row, prefixes: list[str]) -> None:
     from emit import get_isa
     from expand.check.verify import VERIFY_TIMEOUT, trip_bounds, verify, verify_params
-    from expand.driver import expand_module
+    from expand.driver import expand_module, is_static
     from expand.ir.diagnostics import ExpandError, nesting_error, not_c_text
     from expand.vecmath import VectorMath, parse_modes
 
@@ -218,6 +218,7 @@ def _check(spec: dict, path: Path, row: Row, prefixes: list[str]) -> None:
     try:
         mod = read_source(path, isa, flags, data.decode("utf-8"))
         row.functions = [n for n, f in mod.functions.items() if not f.static]
+        row.functions += [n for n in mod.failed if not is_static(mod, n)]  # (expand_module gives their diagnostic)
         result = expand_module(mod, isa, vector_math=vector_math,
                                command=f"expand {path.name} --isa {isa.name} (mathlib.realworld)")
     except ExpandError as exc:

@@ -278,7 +278,7 @@ def read_per_function(case: Case) -> tuple[dict, dict]:
             ours[name] = exc
     tu, buf_name = CF.parse_tu(case.path, pre)
     creader = CF.ClangReader(case.path, case.text, tu, buf_name, pre.encode("utf-8"))
-    mod = creader.read(keep_going=True)
+    mod = creader.read()
     theirs: dict[str, Function | ExpandError] = {**mod.functions, **creader.failed}
     return ours, theirs
 

@@ -349,6 +349,10 @@ class Module:
     #: what a function's output assumes beyond C's semantics (function -> one sentence), printed in the
     #: output's header: glibc's floating-point environment calls dropped (frontends/fenv.py)
     assumptions: dict[str, str] = field(default_factory=dict)
+    #: functions of the user's file (or its templates) the frontend could not read, in source order: name ->
+    #: its ``ExpandError``, raised only when an expanded function needs the body (expand/driver.py), so a
+    #: helper nothing calls stops nothing
+    failed: dict[str, Exception] = field(default_factory=dict)
 
     def own(self, file: str | None) -> bool:
         """``file`` is the user's file or one of its templates."""

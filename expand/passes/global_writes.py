@@ -33,7 +33,7 @@ write (a callee that saves and restores errno writes nothing).
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 
 from expand.ir import types as T
 from expand.ir.diagnostics import error
@@ -84,8 +84,8 @@ def errno_symbol(mod: Module) -> Symbol:
     return sym
 
 
-def canonical_errno(mod: Module) -> None:
-    """``*__errno_location ()`` -> the variable ``errno``, in every function of ``mod``."""
+def canonical_errno(mod: Module, functions: Iterable[Function] | None = None) -> None:
+    """``*__errno_location ()`` -> the variable ``errno``, in ``functions`` (default: every function of ``mod``)."""
     def fix(e: Expr) -> Expr:
         if isinstance(e, Unary) and e.op == "*" and isinstance(e.operand, Call) \
                 and e.operand.func == "__errno_location" and not e.operand.args:
@@ -93,7 +93,7 @@ def canonical_errno(mod: Module) -> None:
             return Var(sym.type, sym)
         return e
 
-    for fn in mod.functions.values():
+    for fn in mod.functions.values() if functions is None else functions:
         for s in walk_stmts(fn.body):
             map_stmt_exprs(s, fix)
             if isinstance(s, Loop) and s.cond is not None:

@@ -20,7 +20,7 @@ is moved second here too (``fmaxf(0.0f, x)`` gives GCC's result for x = -0).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 
 from expand.ir import types as T
 from expand.ir.nodes import (
@@ -34,6 +34,7 @@ from expand.ir.nodes import (
     Const,
     Expr,
     ExprStmt,
+    Function,
     If,
     Loop,
     MathOp,
@@ -85,10 +86,10 @@ def copysign_bits(x: Expr, y: Expr) -> Expr:
     return BitCast(x.type, Binary(it, "|", mag, sgn))
 
 
-def rewrite_math_calls(mod: Module, keep: Collection[str] = ()) -> None:
-    """Replace the recognized libm calls in every function of ``mod`` (in place), except calls of the
-    functions named in ``keep``."""
-    for fn in mod.functions.values():
+def rewrite_math_calls(mod: Module, keep: Collection[str] = (), functions: Iterable[Function] | None = None) -> None:
+    """Replace the recognized libm calls in ``functions`` (default: every function of ``mod``; in place),
+    except calls of the functions named in ``keep``."""
+    for fn in mod.functions.values() if functions is None else functions:
         _stmts(fn.body, mod, keep)
 
 
