@@ -305,16 +305,35 @@ class UniformIf(If):
 
 def flatten(stmts: list[Stmt]) -> Iterator[Stmt]:
     """Every statement of an if-converted list, including those inside masked loops, guards
-    (and their all-lanes copies) and uniform ifs."""
-    for s in stmts:
+    (and their all-lanes copies) and uniform ifs, depth first.
+
+    With a stack of list iterators, not nested generators (each statement would pass through one
+    generator per level it is nested in); each nested list is looked up when the walk gets to it."""
+    stack: list[tuple[Iterator[Stmt], Stmt | None, int]] = [(iter(stmts), None, 0)]
+    while stack:
+        it, owner, k = stack[-1]
+        s = next(it, None)
+        if s is None:
+            stack.pop()
+            nxt = _nested(owner, k + 1) if owner is not None else None
+            if nxt is not None:
+                stack.append((iter(nxt), owner, k + 1))
+            continue
         yield s
-        if isinstance(s, (MaskedLoop, Guard)):
-            yield from flatten(s.body)
-        if isinstance(s, Guard) and s.all_body is not None:
-            yield from flatten(s.all_body)
-        elif isinstance(s, UniformIf):
-            yield from flatten(s.then)
-            yield from flatten(s.els)
+        first = _nested(s, 0)
+        if first is not None:
+            stack.append((iter(first), s, 0))
+
+
+def _nested(s: Stmt, k: int) -> list[Stmt] | None:
+    """The ``k``-th statement list inside ``s`` as ``flatten`` walks them (None: no more)."""
+    if isinstance(s, MaskedLoop):
+        return s.body if k == 0 else None
+    if isinstance(s, Guard):
+        return s.body if k == 0 else s.all_body if k == 1 else None
+    if isinstance(s, UniformIf):
+        return s.then if k == 0 else s.els if k == 1 else None
+    return None
 
 
 @dataclass(eq=False)

@@ -108,15 +108,19 @@ class NameMaker:
     def __init__(self, fn: Function) -> None:
         self.fn = fn
         self.used = {s.name for s in fn.locals} | {p.name for p in fn.params}
+        # The number each base's search starts from: names are only ever added, so the smallest free
+        # one never goes down (many names from one base, ``active``, ``m_join``: not a scan from 1 each).
+        self.start: dict[str, int] = {}
 
     def fresh(self, base: str) -> str:
         base = re.sub(r"\W", "_", base).strip("_") or "t"
-        name = base
-        n = 1
+        n = self.start.get(base, 1)
+        name = base if n == 1 else f"{base}_{n}"
         while name in self.used:
             n += 1
             name = f"{base}_{n}"
         self.used.add(name)
+        self.start[base] = n + 1
         return name
 
     def local(self, base: str, t: T.CType, coord=None) -> Symbol:
