@@ -59,28 +59,36 @@ def read_before_written(stmts: list[Stmt]) -> set[Symbol]:
     loop-carried value) or that are written only under a BOSCC guard, rather than written in every
     lane first."""
     seen: set[Symbol] = set()
+    log: list[Symbol] = []  # the members of ``seen`` in the order they came in: what a guard's body added
     early: set[Symbol] = set()
+
+    def add(vs) -> None:
+        for v in vs:
+            if v not in seen:
+                seen.add(v)
+                log.append(v)
 
     def visit(stmts: list[Stmt], guarded: bool) -> None:
         for s in stmts:
             if isinstance(s, UniformIf):  # written on one side only: maybe not at all
-                early.update(vars_read(s.cond) - seen)
-                seen.update(vars_read(s.cond))
-                before = set(seen)
+                cond = vars_read(s.cond)
+                early.update(cond - seen)
+                add(cond)
+                mark = len(log)
                 visit(s.then, True)
-                on_then = seen - before
+                on_then = set(log[mark:])
                 seen.difference_update(on_then)
+                del log[mark:]
                 visit(s.els, True)
-                on_else = seen - before
-                seen.update(on_then)
+                on_else = set(log[mark:])
+                add(on_then)
                 early.update(on_then ^ on_else)
                 continue
             if isinstance(s, Guard):
-                before = set(seen)
+                mark = len(log)
                 visit(s.body, True)
                 visit(s.all_body or [], True)
-                written = seen - before
-                early.update(written)
+                early.update(log[mark:])
                 continue
             if isinstance(s, MaskedLoop):
                 visit(s.body, guarded)
@@ -95,9 +103,9 @@ def read_before_written(stmts: list[Stmt]) -> set[Symbol]:
             elif isinstance(s, BreakIf):
                 reads = vars_read(s.cond)
             early.update(reads - seen)
-            seen.update(reads)
+            add(reads)
             if isinstance(s, Assign) and isinstance(s.target, Var):
-                seen.add(s.target.sym)
+                add((s.target.sym,))
 
     visit(stmts, False)
     return early

@@ -113,13 +113,15 @@ def is_static(mod: Module, name: str) -> bool:
 def comparison_constants(fn: Function) -> list[int | float]:
     """Constants the function compares against (the verifier tests inputs next to them)."""
     out: list[int | float] = []
+    seen: set[int | float] = set()  # (the same test as ``in out``: identity, else equality)
     for s in walk_stmts(fn.body):
         for e in stmt_exprs(s):
             for n in e.walk():
                 if isinstance(n, Binary) and n.op in ("==", "!=", "<", "<=", ">", ">="):
                     for side in (n.left, n.right):
                         for c in side.walk():
-                            if isinstance(c, Const) and c.value not in out:
+                            if isinstance(c, Const) and c.value not in seen:
+                                seen.add(c.value)
                                 out.append(c.value)
     return out
 

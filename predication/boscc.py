@@ -100,67 +100,86 @@ class _Guarder:
         self.blend_cost = blend_cost
         self.regs = regs
         self.head: dict[Guard, BasicBlock] = {}  # each guard's region head
+        self.heads: dict[BasicBlock | None, dict[BasicBlock, BasicBlock | None]] = {}  # head_of's memo
+        self.costs: dict[Stmt, int] = {}  # cost of guards and uniform ifs (their bodies are final when asked)
 
     def head_of(self, b: BasicBlock, head: BasicBlock | None) -> BasicBlock | None:
-        """The outermost block dominating ``b`` inside ``head``'s region with a mask of its own."""
+        """The outermost block dominating ``b`` inside ``head``'s region with a mask of its own.
+
+        Memoized along the dominator tree: the answer for ``b`` is its immediate dominator's, or
+        when that has none, ``b`` itself if its mask is new; so each (head, block) pair costs O(1)."""
         cfg = b.cfg
-        if head is not None and head.cfg is not cfg:
+        if head is not None and (head.cfg is not cfg or not cfg.dominates(head, b)):
             return None
         cur_mask = self.mask.get(head) if head is not None else self.mask.get(cfg.entry)
+        memo = self.heads.setdefault(head, {})
         chain: list[BasicBlock] = []
         d: BasicBlock | None = b
-        while d is not None and d is not head:
+        while d is not None and d is not head and d not in memo:
             chain.append(d)
             d = cfg.idom[d]
-        if head is not None and d is not head:
-            return None
-        for a in reversed(chain):
-            m = self.mask.get(a)
-            if m is not None and m is not cur_mask:
-                return a
-        return None
+        found = memo[d] if d is not None and d is not head else None
+        for a in reversed(chain):  # outermost first
+            if found is None:
+                m = self.mask.get(a)
+                if m is not None and m is not cur_mask:
+                    found = a
+            memo[a] = found
+        return found
 
     def in_region(self, s: Stmt, a: BasicBlock) -> bool:
         b = self.block_of.get(s)
         return b is not None and b.cfg is a.cfg and a.cfg.dominates(a, b)
 
     def guard_list(self, stmts: list[Stmt], head: BasicBlock | None) -> list[Stmt]:
+        """Guard the regions of ``stmts`` (inside ``head``'s region; None: a whole statement list).
+
+        One pass with a stack of the regions open at the current statement, innermost last (a
+        region inside another is a run of statements inside the other's run): each statement is
+        looked at once, however deeply its regions nest."""
         out: list[Stmt] = []
-        i = 0
-        while i < len(stmts):
-            s = stmts[i]
+        # each open region: [head block, its mask, its statements so far, whether it has begun]
+        regions: list[list] = []
+
+        def close() -> None:
+            a, m, inner, _ = regions.pop()
+            dest = regions[-1][2] if regions else out
+            if inner and m in self.defined and self.worth(a, inner):
+                dest.append(Guard(inner[0].coord, m, inner))
+                self.head[dest[-1]] = a
+            elif inner and m in self.defined and self.mode == "auto" and self.copy_alone(a, inner, m):
+                dest.append(Guard(inner[0].coord, m, inner, any_test=False))  # no all-false test
+                self.head[dest[-1]] = a
+            else:
+                dest.extend(inner)
+
+        for s in stmts:
+            while regions and not self.in_region(s, regions[-1][0]):
+                close()
             b = self.block_of.get(s)
-            a = self.head_of(b, head) if b is not None else None
-            if a is None:
+            while True:
+                if regions and not regions[-1][3]:
+                    # A join mask is defined by the region's first statement: compute it before the test.
+                    if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym is regions[-1][1]:
+                        (regions[-2][2] if len(regions) > 1 else out).append(s)
+                        break
+                    regions[-1][3] = True
+                h = regions[-1][0] if regions else head
+                a = self.head_of(b, h) if b is not None else None
+                if a is not None:
+                    regions.append([a, self.mask[a], [], False])
+                    continue
                 if isinstance(s, MaskedLoop):
                     self.loop_depth += 1
                     s.body = self.guard_list(s.body, None)
                     self.loop_depth -= 1
                 elif isinstance(s, UniformIf):
-                    s.then = self.guard_list(s.then, head)
-                    s.els = self.guard_list(s.els, head)
-                out.append(s)
-                i += 1
-                continue
-            m = self.mask[a]
-            j = i
-            while j < len(stmts) and self.in_region(stmts[j], a):
-                j += 1
-            region = stmts[i:j]
-            # A join mask is defined by the region's first statement: compute it before the test.
-            while region and isinstance(region[0], Assign) and isinstance(region[0].target, Var) \
-                    and region[0].target.sym is m:
-                out.append(region.pop(0))
-            inner = self.guard_list(region, a)
-            if inner and m in self.defined and self.worth(a, inner):
-                out.append(Guard(inner[0].coord, m, inner))
-                self.head[out[-1]] = a
-            elif inner and m in self.defined and self.mode == "auto" and self.copy_alone(a, inner, m):
-                out.append(Guard(inner[0].coord, m, inner, any_test=False))  # no all-false test
-                self.head[out[-1]] = a
-            else:
-                out.extend(inner)
-            i = j
+                    s.then = self.guard_list(s.then, h)
+                    s.els = self.guard_list(s.els, h)
+                (regions[-1][2] if regions else out).append(s)
+                break
+        while regions:
+            close()
         return out
 
     def worth(self, a: BasicBlock, body: list[Stmt]) -> bool:
@@ -215,10 +234,13 @@ class _Guarder:
     def cost(self, s: Stmt) -> int:
         if isinstance(s, (MaskedLoop,)):
             return EXPENSIVE
-        if isinstance(s, Guard):
-            return sum(self.cost(t) for t in s.body)
-        if isinstance(s, UniformIf):
-            return 1 + max(sum(self.cost(t) for t in s.then), sum(self.cost(t) for t in s.els))
+        if isinstance(s, (Guard, UniformIf)):  # (made once: each enclosing region asks again)
+            c = self.costs.get(s)
+            if c is None:
+                c = sum(self.cost(t) for t in s.body) if isinstance(s, Guard) else \
+                    1 + max(sum(self.cost(t) for t in s.then), sum(self.cost(t) for t in s.els))
+                self.costs[s] = c
+            return c
         if isinstance(s, ExprStmt) or (isinstance(s, Assign) and isinstance(s.value, Call)):
             return EXPENSIVE
         if isinstance(s, Assign):
@@ -237,7 +259,12 @@ class _Guarder:
             if isinstance(s, UniformIf):
                 n += max(self.saving(s.then, m), self.saving(s.els, m))
             elif isinstance(s, Guard):
-                n += self.saving(s.body, m)
+                # A guard inside the region of mask ``m`` guards a block ``a`` with a mask of its own
+                # (another symbol): every block ``a`` dominates has ``a``'s mask, a mask made for a block
+                # ``a`` dominates, or none (a mask is that of the immediate dominator, of the single
+                # predecessor, or a new one), so nothing in it runs under ``m`` and it saves nothing.
+                if s.mask is m:
+                    n += self.saving(s.body, m)
             elif not isinstance(s, (Assign, ExprStmt)) or s.mask is not m:
                 continue
             elif isinstance(s, ExprStmt) or isinstance(s.value, Call):
@@ -279,22 +306,60 @@ class _Guarder:
                     s.resets = []  # the region runs whenever the copy does not
 
     def add_resets(self, stmts: list[Stmt]) -> None:
-        """Masks defined inside a guard and read outside it are reset when the guard skips."""
-        allstmts = list(flatten(stmts))
-        for g in [s for s in allstmts if isinstance(s, Guard)]:
-            inside = list(flatten(g.body))
-            defined = {t.target.sym for t in inside
-                       if isinstance(t, Assign) and isinstance(t.target, Var) and t.target.sym.type == MASK}
-            inside_ids = {id(t) for t in inside}
-            read_outside: set[Symbol] = set()
-            for t in allstmts:
-                if id(t) in inside_ids or t is g:
-                    continue
-                read_outside |= _reads(t)
-            ret = self.lin.ret.value
-            if ret is not None:
-                read_outside |= vars_read(ret)
-            g.resets = [m for m in defined if m in read_outside]
+        """Masks defined inside a guard and read outside it are reset when the guard skips.
+
+        In ``flatten`` order a guard's statements follow it in one run, so "read outside" is a read
+        before the guard or after its run (or by the return value); each mask definition walks out
+        through the guards around it only while its reads are not all inside the guard at hand."""
+        order = list(flatten(stmts))
+        at = {id(t): i for i, t in enumerate(order)}
+        size = [1] * len(order)  # of each statement with those inside it, innermost first
+        for i in range(len(order) - 1, -1, -1):
+            for sub in _lists_in(order[i]):
+                size[i] += sum(size[at[id(x)]] for x in sub)
+        end: dict[Guard, int] = {}  # the position of a guard's last statement
+        outer: dict[Guard, Guard | None] = {}  # the guard around each guard
+        inner: list[Guard | None] = [None] * len(order)  # the innermost guard around each position
+        open_: list[Guard] = []
+        for i, t in enumerate(order):
+            while open_ and end[open_[-1]] < i:
+                open_.pop()
+            inner[i] = open_[-1] if open_ else None
+            if isinstance(t, Guard):
+                outer[t] = inner[i]
+                end[t] = i + size[i] - 1
+                open_.append(t)
+        first: dict[Symbol, int] = {}
+        last: dict[Symbol, int] = {}
+        for i, t in enumerate(order):
+            for v in _reads(t):
+                first.setdefault(v, i)
+                last[v] = i
+        ret = self.lin.ret.value
+        always = vars_read(ret) if ret is not None else set()
+        resets: dict[Guard, dict[Symbol, None]] = {g: {} for g in end}
+        for i, t in enumerate(order):
+            if not (isinstance(t, Assign) and isinstance(t.target, Var) and t.target.sym.type == MASK):
+                continue
+            m = t.target.sym
+            g = inner[i]
+            while g is not None and (m in always or first.get(m, at[id(g)]) < at[id(g)]
+                                     or last.get(m, at[id(g)]) > end[g]):
+                resets[g][m] = None
+                g = outer[g]
+        for g, ms in resets.items():
+            g.resets = list(ms)
+
+
+def _lists_in(s: Stmt) -> list[list[Stmt]]:
+    """The statement lists directly inside ``s`` that ``flatten`` walks."""
+    if isinstance(s, MaskedLoop):
+        return [s.body]
+    if isinstance(s, Guard):
+        return [s.body] if s.all_body is None else [s.body, s.all_body]
+    if isinstance(s, UniformIf):
+        return [s.then, s.els]
+    return []
 
 
 def _all_lanes(stmts: list[Stmt], m: Symbol) -> list[Stmt]:

@@ -12,6 +12,7 @@ variable happens in blocks the definition dominates.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from expand.analysis.cfg import CFG, BasicBlock, build_cfg, exprs_of_term
 from expand.analysis.shapes import divergence
@@ -45,7 +46,7 @@ from expand.ir.nodes import (
     vars_read,
 )
 
-from .uniform_branches import UniformBranch, nest, runs_with
+from .uniform_branches import Sides, UniformBranch, nest, runs_with
 
 
 class Linear:
@@ -245,7 +246,9 @@ class _Converter:
         self.block_of[st] = b
         edge[(b, after)] = accs["break"] if "break" in accs else self._false(out, b, co, define)
         for label, target in outs.items():
-            edge[(b, target)] = accs[f"out:{label}"]
+            # (a goto no path of the body reaches, after a return or a break, leaves with no lane)
+            acc = accs.get(f"out:{label}")
+            edge[(b, target)] = acc if acc is not None else self._false(out, b, co, define)
 
     def _false(self, out, b, co, define) -> Symbol:
         return define("never", Const(MASK, 0, "0"), b, co)
@@ -259,12 +262,16 @@ _NONE = _Sentinel()
 
 
 def _equivalent_mask(cfg: CFG, b: BasicBlock, mask: dict) -> object:
-    """The mask of an earlier block that ``b`` is control-equivalent to, or _NONE."""
+    """The mask of an earlier block that ``b`` is control-equivalent to (the nearest block that
+    dominates ``b`` and that ``b`` post-dominates), or _NONE.
+
+    Only the immediate dominator needs a look: in an acyclic graph, a block that post-dominates a
+    dominator of its own post-dominates every block between them on the dominator tree (a path
+    around one of them would have to come back to it), so if it does not post-dominate its
+    immediate dominator, it post-dominates none."""
     d = cfg.idom[b]
-    while d is not None:
-        if cfg.postdominates(b, d):
-            return mask[d]
-        d = cfg.idom[d]
+    if d is not None and cfg.postdominates(b, d):
+        return mask[d]
     return _NONE
 
 
@@ -304,8 +311,8 @@ def decide_blends(lin: Linear) -> None:
         for e in stmt_exprs(t):
             addressed |= {x.operand.sym for x in e.walk()
                           if isinstance(x, Unary) and x.op == "&" and isinstance(x.operand, Var)}
-    _decide_region(lin.stmts, lin.cfg, lin.block_of, final_reads, None, count, getattr(lin, "uniform_branches", []),
-                   frozenset(addressed))
+    _decide_region(lin.stmts, lin.cfg, lin.block_of, final_reads, None, count,
+                   Sides(getattr(lin, "uniform_branches", [])), frozenset(addressed))
 
 
 def _mentions(t: Stmt) -> list[Symbol]:
@@ -319,9 +326,9 @@ def _mentions(t: Stmt) -> list[Symbol]:
 
 def _decide_region(stmts: list[Stmt], cfg: CFG | None, block_of: dict, final_reads: set[Symbol],
                    allowed: set[Symbol] | None, count: dict[Symbol, int],
-                   branches: list[UniformBranch] | None = None, addressed: frozenset[Symbol] = frozenset()) -> None:
+                   sides: Sides, addressed: frozenset[Symbol] = frozenset()) -> None:
     """The blend rule on one statement list; ``allowed`` None = every variable (function body).
-    ``branches``: the uniform branches; an unmasked assignment on one of their sides may not run.
+    ``sides``: the uniform branches; an unmasked assignment on one of their sides may not run.
     ``addressed``: variables whose address is taken (a call writes them through it: they always blend)."""
     for s in stmts:
         if isinstance(s, MaskedLoop):
@@ -344,9 +351,33 @@ def _decide_region(stmts: list[Stmt], cfg: CFG | None, block_of: dict, final_rea
                 if isinstance(t, Assign) and t.mask is not None and isinstance(t.target, Var):
                     t.blend = True
             if sub is not None:
-                _decide_region(s.body, sub, block_of, set(), local, count, branches, addressed)
+                _decide_region(s.body, sub, block_of, set(), local, count, sides, addressed)
     reads = [_reads(s) for s in stmts]
     defs = [_defs(s) for s in stmts]
+    first_def: dict[Symbol, int] = {}
+    for i, d in enumerate(defs):
+        for v in d:
+            first_def.setdefault(v, i)
+    # Per variable: the positions of the statements that read it, with the dominator-tree number of
+    # their blocks (-1: no block, counted as not dominated), and of its unmasked assignments.
+    tree = cfg.dom_tree
+    read_at: dict[Symbol, list[int]] = {}
+    read_pre: dict[Symbol, list[int]] = {}
+    for j, r in enumerate(reads):
+        if not r:
+            continue
+        c = block_of.get(stmts[j])
+        pre = tree.pre[c] if c is not None else -1
+        for v in r:
+            read_at.setdefault(v, []).append(j)
+            read_pre.setdefault(v, []).append(pre)
+    kills: dict[Symbol, list[int]] = {}
+    for j, t in enumerate(stmts):
+        if isinstance(t, Assign) and t.mask is None:
+            v = _target_var(t.target)
+            if v is not None:
+                kills.setdefault(v, []).append(j)
+    spans: dict[Symbol, _MinMax] = {}
     for i, s in enumerate(stmts):
         if not isinstance(s, Assign) or s.mask is None:
             continue
@@ -356,21 +387,49 @@ def _decide_region(stmts: list[Stmt], cfg: CFG | None, block_of: dict, final_rea
         if x in addressed:
             s.blend = True  # (its address may have given it a value in any lane: a definition _defs misses)
             continue
-        earlier_def = x.kind == "param" or any(x in d for d in defs[:i])
+        earlier_def = x.kind == "param" or first_def.get(x, i) < i
         if not earlier_def:
             s.blend = False
             continue
         b = block_of[s]
+        # The old value is needed when a later statement reads it from a block ``b`` does not dominate,
+        # up to (and including) the first unmasked assignment that runs whenever this one did; or,
+        # with no such assignment, when the function's result reads it and ``b`` does not dominate the exit.
+        ks = kills.get(x, [])
+        end = None
+        for n in range(bisect_right(ks, i), len(ks)):
+            if runs_with(block_of.get(stmts[ks[n]]), b, sides):
+                end = ks[n]
+                break
+        pos = read_at.get(x, [])
+        lo = bisect_right(pos, i)
+        hi = bisect_right(pos, end) if end is not None else len(pos)
         need = False
-        for j in range(i + 1, len(stmts)):
-            t = stmts[j]
-            if x in reads[j] and not cfg.dominates(b, block_of[t]):
-                need = True
-                break
-            if isinstance(t, Assign) and _target_var(t.target) is x and t.mask is None \
-                    and runs_with(block_of.get(t), b, branches or []):
-                break
-        else:
-            if x in final_reads and not cfg.dominates(b, cfg.exit):
-                need = True
+        if lo < hi:
+            if x not in spans:
+                spans[x] = _MinMax(read_pre[x])
+            least, most = spans[x].query(lo, hi)
+            need = least < tree.pre[b] or most > tree.post[b]
+        if not need and end is None and x in final_reads and not cfg.dominates(b, cfg.exit):
+            need = True
         s.blend = need
+
+
+class _MinMax:
+    """The least and greatest of a fixed list of numbers over index ranges, O(1) a question (sparse tables)."""
+
+    def __init__(self, values: list[int]) -> None:
+        self.lo = [values]
+        self.hi = [values]
+        w = 1
+        while 2 * w <= len(values):
+            lo, hi = self.lo[-1], self.hi[-1]
+            self.lo.append([min(lo[i], lo[i + w]) for i in range(len(lo) - w)])
+            self.hi.append([max(hi[i], hi[i + w]) for i in range(len(hi) - w)])
+            w *= 2
+
+    def query(self, a: int, b: int) -> tuple[int, int]:
+        """(min, max) of positions ``a`` to ``b`` (exclusive, non-empty)."""
+        k = (b - a).bit_length() - 1
+        e = b - (1 << k)
+        return min(self.lo[k][a], self.lo[k][e]), max(self.hi[k][a], self.hi[k][e])

@@ -3,12 +3,29 @@
 from __future__ import annotations
 
 from expand.ir import types as T
-from expand.ir.nodes import Assign, Block, Function, Goto, If, Label, Loop, NameMaker, Return, Stmt, Symbol, Var
+from expand.ir.nodes import (
+    Assign,
+    Block,
+    Function,
+    Goto,
+    If,
+    Label,
+    Loop,
+    NameMaker,
+    Return,
+    Stmt,
+    Symbol,
+    Var,
+    walk_stmts,
+)
 
 
 def single_exit(fn: Function) -> Symbol | None:
     """Rewrite ``fn`` in place; returns the symbol holding the result (None for void)."""
     names = NameMaker(fn)
+    # (the exit label must not be one of the function's own: ``return`` would jump to the user's label)
+    names.used |= {s.name for s in walk_stmts(fn.body) if isinstance(s, Label)}
+    names.used |= {s.label for s in walk_stmts(fn.body) if isinstance(s, Goto)}
     retval = None
     if not isinstance(fn.ret, T.Void):
         retval = Symbol(names.fresh("retval"), fn.ret, "local", fn.coord, temp=True)

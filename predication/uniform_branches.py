@@ -41,58 +41,82 @@ class UniformBranch:
         return None
 
 
-def context(b: BasicBlock | None, branches: list[UniformBranch]) -> frozenset[tuple[int, str]]:
-    """The uniform branch sides block ``b`` lies on."""
-    if b is None:
-        return frozenset()
-    out = set()
-    for i, br in enumerate(branches):
-        sd = br.side(b)
-        if sd is not None:
-            out.add((i, sd))
-    return frozenset(out)
+class Sides:
+    """The uniform branch sides each block lies on, as a set of (branch number, 'then' | 'else').
+
+    A block lies on a side when that side's first block dominates it, so its set is its immediate
+    dominator's plus the side it starts, if any: each block's set is made once, from its
+    dominator's (``UniformBranch.side`` asks the same question of one branch)."""
+
+    def __init__(self, branches: list[UniformBranch]) -> None:
+        self.branches = branches
+        self.starts: dict[BasicBlock, tuple[int, str]] = {}
+        for k, br in enumerate(branches):
+            self.starts.setdefault(br.then, (k, "then"))
+            self.starts.setdefault(br.els, (k, "else"))
+        self.memo: dict[BasicBlock, frozenset[tuple[int, str]]] = {}
+
+    def context(self, b: BasicBlock | None) -> frozenset[tuple[int, str]]:
+        if b is None or not self.branches:
+            return frozenset()
+        chain: list[BasicBlock] = []
+        d: BasicBlock | None = b
+        while d is not None and d not in self.memo:
+            chain.append(d)
+            d = d.cfg.idom.get(d) if d.cfg is not None else None
+        ctx = self.memo[d] if d is not None else frozenset()
+        for a in reversed(chain):
+            if a in self.starts:
+                ctx = ctx | {self.starts[a]}
+            self.memo[a] = ctx
+        return ctx
+
+    def side(self, k: int, b: BasicBlock | None) -> str | None:
+        """Which side of branch ``k`` block ``b`` lies on (None: neither)."""
+        ctx = self.context(b)
+        return "then" if (k, "then") in ctx else "else" if (k, "else") in ctx else None
 
 
-def runs_with(later: BasicBlock | None, earlier: BasicBlock | None, branches: list[UniformBranch]) -> bool:
+def runs_with(later: BasicBlock | None, earlier: BasicBlock | None, sides: Sides) -> bool:
     """Whether a statement of block ``later`` runs whenever one of block ``earlier`` (before it in
     the linear order) did, as far as uniform branches go: ``later`` lies on no branch side that
     ``earlier`` does not."""
-    if not branches:
+    if not sides.branches:
         return True
-    return context(later, branches) <= context(earlier, branches)
+    return sides.context(later) <= sides.context(earlier)
 
 
 def nest(stmts: list[Stmt], branches: list[UniformBranch], block_of: dict[Stmt, BasicBlock]) -> list[Stmt]:
     """Move the statements of each uniform branch's sides under a ``UniformIf`` (also inside loops)."""
     if not branches:
         return stmts
-    return _nest(stmts, branches, block_of, frozenset())
+    return _nest(stmts, Sides(branches), block_of, frozenset())
 
 
-def _nest(stmts: list[Stmt], branches: list[UniformBranch], block_of: dict[Stmt, BasicBlock],
-          done: frozenset[int]) -> list[Stmt]:
+def _nest(stmts: list[Stmt], sides: Sides, block_of: dict[Stmt, BasicBlock], done: frozenset[int]) -> list[Stmt]:
+    branches = sides.branches
     out: list[Stmt] = []
     i = 0
     while i < len(stmts):
         s = stmts[i]
         b = block_of.get(s)
         # the outermost branch (its head comes first) this statement lies in, not yet opened
-        inside = [k for k, br in enumerate(branches) if k not in done and b is not None and br.side(b)]
+        inside = [k for k, _ in sides.context(b) if k not in done]
         if not inside:
             if isinstance(s, MaskedLoop):
-                s.body = _nest(s.body, branches, block_of, frozenset())
+                s.body = _nest(s.body, sides, block_of, frozenset())
             out.append(s)
             i += 1
             continue
-        k = min(inside, key=lambda n: branches[n].head.order)
+        k = min(inside, key=lambda n: (branches[n].head.order, n))
         br = branches[k]
         j = i
-        while j < len(stmts) and block_of.get(stmts[j]) is not None and br.side(block_of[stmts[j]]):
+        while j < len(stmts) and sides.side(k, block_of.get(stmts[j])):
             j += 1
-        then = [x for x in stmts[i:j] if br.side(block_of[x]) == "then"]
-        els = [x for x in stmts[i:j] if br.side(block_of[x]) == "else"]
-        u = UniformIf(br.stmt.coord, br.cond, _nest(then, branches, block_of, done | {k}),
-                      _nest(els, branches, block_of, done | {k}), br.stmt.likely, mask=br.mask)
+        then = [x for x in stmts[i:j] if sides.side(k, block_of[x]) == "then"]
+        els = [x for x in stmts[i:j] if sides.side(k, block_of[x]) == "else"]
+        u = UniformIf(br.stmt.coord, br.cond, _nest(then, sides, block_of, done | {k}),
+                      _nest(els, sides, block_of, done | {k}), br.stmt.likely, mask=br.mask)
         block_of[u] = br.head
         out.append(u)
         i = j

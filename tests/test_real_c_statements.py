@@ -311,6 +311,42 @@ int g(int x)
 int fill(float *y, float x) { y[0] = x; y[1] = x * 2.0f; y[2] += 1.0f; return (int)(x > 3.0f); }
 int bump(int *p) { *p = (int)((unsigned)*p + 5u); return *p & 0xff; }
 """),
+    # --- labels and gotos (found by tests/test_dominators.py's random programs)
+    # a label of the function named as single-exit normalization names its exit: a return before it
+    # jumped to the user's label (exit 0, wrong values)
+    "label_named_done": Case("""
+int f(int a, int b)
+{
+    int x = a;
+    for (int i = 0; i < (b & 15); i++) {
+        x = x * 3 + i;
+        if (x > 40)
+            return x;
+    }
+    if (b > 100)
+        goto done;
+    x = x + 1;
+done:
+    return x - b;
+}
+"""),
+    # a goto out of a loop that no path reaches (after a return): a traceback (KeyError) before
+    "unreachable_goto_out_of_loop": Case("""
+int f(int a, int b)
+{
+    int x = a;
+    for (int i = 0; i < (b & 15); i++) {
+        x = x * 3 + i;
+        if (x > 40) {
+            return x;
+            goto out;
+        }
+    }
+    x = x + 1;
+out:
+    return x - b;
+}
+"""),
     # the local array of the diagnostic corpus: a varying index written
     "array_corpus": Case("""
 int f(int x)

@@ -4,10 +4,17 @@ A function body is one region; each (canonical) loop is a single node of its enc
 and its body is a region of its own, whose leaving edges end in pseudo blocks: ``back`` (on to
 the next iteration), ``break``, and ``out:L`` (a jump to label L outside the loop, e.g. the
 function's exit after single-exit normalization). So every region is acyclic.
+
+Dominators and post-dominators are trees (immediate dominators by Cooper, Harvey and Kennedy's
+intersection, one pass in topological order since the region is acyclic), and "a dominates b" is
+an O(1) test of their depth-first intervals (``DomTree``). Reachability from a block to the join
+of an ``if`` statement (expand/predict.py) goes through per-statement summaries (``Reach``): cost
+near-linear in the size of the function, not one graph search per question.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from expand.ir.diagnostics import error
@@ -49,9 +56,11 @@ class CFG:
         self.entry = self.new()
         self.exit: BasicBlock | None = None
         self.pseudo: dict[str, BasicBlock] = {}
-        self.dom: dict[BasicBlock, set[BasicBlock]] = {}
-        self.pdom: dict[BasicBlock, set[BasicBlock]] = {}
-        self.idom: dict[BasicBlock, BasicBlock | None] = {}
+        self.idom: dict[BasicBlock, BasicBlock | None] = {}  # immediate dominator (None: the entry)
+        self.ipdom: dict[BasicBlock, BasicBlock | None] = {}  # immediate post-dominator (None: the exit)
+        self.dom_tree: DomTree | None = None
+        self.pdom_tree: DomTree | None = None
+        self._reach: Reach | None = None
 
     def new(self) -> BasicBlock:
         b = BasicBlock(len(self.blocks))
@@ -60,10 +69,19 @@ class CFG:
         return b
 
     def dominates(self, a: BasicBlock, b: BasicBlock) -> bool:
-        return a in self.dom[b]
+        """Every path from the entry to ``b`` passes ``a`` (``a`` dominates itself)."""
+        return self.dom_tree.dominates(a, b)
 
     def postdominates(self, a: BasicBlock, b: BasicBlock) -> bool:
-        return a in self.pdom[b]
+        """Every path from ``b`` to the exit passes ``a``."""
+        return self.pdom_tree.dominates(a, b)
+
+    def reaches(self, a: BasicBlock, b: BasicBlock) -> bool:
+        """Some path leads from ``a`` to ``b`` (``a`` reaches itself); ``b`` must be the join of an
+        ``if`` statement whose branch block dominates ``a``, or ``a`` itself (see ``Reach``)."""
+        if self._reach is None:
+            self._reach = Reach(self)
+        return self._reach.reaches(a, b)
 
 
 def labels_defined(stmts: list[Stmt], into_loops: bool) -> set[str]:
@@ -236,25 +254,142 @@ def reachable(b: BasicBlock) -> set[BasicBlock]:
     return seen
 
 
+def immediate_dominators(order: Sequence, preds: Callable[[object], list]) -> dict:
+    """The immediate dominator of each node of an acyclic graph given in topological ``order``
+    (None for nodes without predecessors, and for those whose predecessors share no dominator:
+    roots of a dominator forest). ``preds(n)`` are ``n``'s predecessors, all earlier in ``order``.
+
+    Cooper, Harvey and Kennedy, "A Simple, Fast Dominance Algorithm" (2001): a node's immediate
+    dominator is the nearest common ancestor of its predecessors in the tree built so far; in
+    topological order every predecessor is done first, so one pass is exact. The common ancestor
+    is found with jump pointers in O(log n) steps, not by their walk up the tree (a walk as long
+    as the function for each early return's post-dominator)."""
+    index = {n: i for i, n in enumerate(order)}
+    idom: dict = {}
+    depth: dict = {}
+    jump: dict = {}  # skew-binary jump pointers (Myers 1983): an ancestor in O(log n) steps, O(1) a node
+
+    def common(a, b):
+        if depth[a] < depth[b]:
+            a, b = b, a
+        while depth[a] > depth[b]:
+            a = jump[a] if depth[jump[a]] >= depth[b] else idom[a]
+        while a is not b:  # (equal depths: equal jump lengths)
+            if idom[a] is None:
+                return None  # two roots
+            if jump[a] is not jump[b]:
+                a, b = jump[a], jump[b]
+            else:
+                a, b = idom[a], idom[b]
+        return a
+
+    for n in order:
+        cur = None
+        first = True
+        for p in preds(n):
+            if p not in index:
+                continue  # (not in the graph: unreachable)
+            if first:
+                cur, first = p, False
+                continue
+            cur = common(cur, p)
+            if cur is None:
+                break
+        idom[n] = cur
+        if cur is None:
+            depth[n], jump[n] = 0, n
+        else:
+            depth[n] = depth[cur] + 1
+            j = jump[cur]
+            jump[n] = jump[j] if depth[cur] - depth[j] == depth[j] - depth[jump[j]] else cur
+    return idom
+
+
+class DomTree:
+    """A dominator forest given by parent links: ``dominates`` in O(1) from depth-first intervals."""
+
+    def __init__(self, parent: dict) -> None:
+        self.parent = parent
+        children: dict = {n: [] for n in parent}
+        roots = []
+        for n, p in parent.items():
+            (roots if p is None else children[p]).append(n)
+        self.pre: dict = {}
+        self.post: dict = {}
+        clock = 0
+        for r in roots:
+            stack = [(r, iter(children[r]))]
+            self.pre[r] = clock
+            clock += 1
+            while stack:
+                n, it = stack[-1]
+                c = next(it, None)
+                if c is None:
+                    stack.pop()
+                    self.post[n] = clock
+                    clock += 1
+                else:
+                    self.pre[c] = clock
+                    clock += 1
+                    stack.append((c, iter(children[c])))
+
+    def dominates(self, a, b) -> bool:
+        """``a`` is ``b`` or one of its ancestors."""
+        return self.pre[a] <= self.pre[b] and self.post[b] <= self.post[a]
+
+
 def _dominators(g: CFG) -> None:
     blocks = g.blocks
-    allb = set(blocks)
-    dom = {b: set(allb) for b in blocks}
-    dom[g.entry] = {g.entry}
-    for b in blocks[1:]:
-        ds = [dom[p] for p in b.preds]
-        dom[b] = set.intersection(*ds) | {b} if ds else {b}
-    pdom = {b: set(allb) for b in blocks}
-    pdom[g.exit] = {g.exit}
-    for b in reversed(blocks):
-        if b is g.exit:
-            continue
-        ps = [pdom[s] for s in b.succs]
-        pdom[b] = set.intersection(*ps) | {b} if ps else {b}
-    g.dom, g.pdom = dom, pdom
-    for b in blocks:
-        strict = dom[b] - {b}
-        g.idom[b] = max(strict, key=lambda d: d.order) if strict else None
+    g.idom = immediate_dominators(blocks, lambda b: b.preds)
+    exit_first = [g.exit, *(b for b in reversed(blocks) if b is not g.exit)]
+    g.ipdom = immediate_dominators(exit_first, lambda b: [] if b is g.exit else b.succs)
+    g.dom_tree, g.pdom_tree = DomTree(g.idom), DomTree(g.ipdom)
+
+
+class Reach:
+    """Reachability inside ``if`` statements, from per-statement summaries.
+
+    Blocks are numbered in source order and every edge goes forward, so the blocks of an ``if``
+    statement (branch block ``d``, join ``d.join``) are exactly those numbered between the two, and
+    a path from inside it to its join stays inside it. The summary of ``d`` is the set of blocks
+    outside the statement that paths from ``d`` reach first: its join (when an arm falls through)
+    and the targets of jumps that leave it (the exit, labels, pseudo blocks). A search from a block
+    of the statement then steps over each nested ``if`` through its summary, so a question costs the
+    statement's own blocks, not its nested ones', and the summaries, made innermost first, cost about
+    the size of the graph together."""
+
+    def __init__(self, g: CFG) -> None:
+        self.summary: dict[BasicBlock, list[BasicBlock]] = {}
+        branches = [b for b in g.blocks if b.term[0] == "branch" and b.join is not None]
+        for d in sorted(branches, key=lambda b: -b.order):
+            self.summary[d] = self._search(d.succs, d.order, d.join.order)
+
+    def _search(self, start: list[BasicBlock], lo: int, hi: int) -> list[BasicBlock]:
+        """The blocks outside orders ``lo``..``hi`` (exclusive) first reached from ``start``, all inside."""
+        out: list[BasicBlock] = []
+        seen: set[BasicBlock] = set()
+        work = list(start)
+        while work:
+            x = work.pop()
+            if x in seen:
+                continue
+            seen.add(x)
+            if not lo < x.order < hi:
+                out.append(x)
+            else:
+                s = self.summary.get(x)
+                work.extend(x.succs if s is None else s)
+        return out
+
+    def reaches(self, a: BasicBlock, b: BasicBlock) -> bool:
+        if a is b:
+            return True
+        d = a.cfg.idom.get(a) if a.cfg is not None else None
+        while d is not None and d.join is not b:
+            d = a.cfg.idom.get(d)
+        if d is None:
+            raise ValueError(f"reaches: {b} is not the join of an if statement around {a}")
+        return b in self._search([a], d.order, b.order)
 
 
 def exprs_of_term(b: BasicBlock) -> list[Expr]:

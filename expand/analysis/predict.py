@@ -17,7 +17,7 @@ misprediction whenever the lanes disagree.
 
 from __future__ import annotations
 
-from expand.analysis.cfg import BasicBlock, reachable
+from expand.analysis.cfg import BasicBlock
 from expand.ir.nodes import Binary, Cast, Const, Expr, Unary
 from expand.ir.types import Int
 
@@ -37,7 +37,8 @@ def rare(b: BasicBlock) -> bool:
     if truth is not None:
         return truth is (b is els)
     other = els if b is then else then
-    return d.join is not None and d.join not in reachable(b) and d.join in reachable(other)
+    g = d.cfg
+    return d.join is not None and not g.reaches(b, d.join) and g.reaches(other, d.join)
 
 
 def likely(a: BasicBlock) -> bool:

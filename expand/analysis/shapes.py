@@ -182,9 +182,15 @@ def divergence(fn: Function, loops_allowed: bool = True) -> Divergence:
     vs |= {n.operand.sym for s in walk_stmts(fn.body) for e in stmt_exprs(s) for n in e.walk()
            if isinstance(n, Unary) and n.op == "&" and isinstance(n.operand, Var)}
     vs |= arrays_given_to_calls(walk_stmts(fn.body))
+    # ``vs`` only grows, and every test is monotone in it (more varying variables: more masked code,
+    # more varying variables), so updating it in place during a pass reaches the same least fixpoint
+    # as passes over a frozen copy, in one pass for values that flow forward (straight-line code
+    # took one pass per statement of a dependence chain); the last pass adds nothing, so ``out``
+    # holds the decisions made with the final set.
     while True:
         out = Divergence()
-        new_vs = set(vs)
+        before = len(vs)
+        new_vs = vs
 
         def visit(stmts: list[Stmt], masked: bool) -> None:
             for s in stmts:
@@ -219,9 +225,8 @@ def divergence(fn: Function, loops_allowed: bool = True) -> Divergence:
                     masked = True
 
         visit(fn.body, False)
-        if new_vs == vs:
+        if len(vs) == before:
             return out
-        vs = new_vs
 
 
 # ----------------------------------------------------------------------------- shapes after if-conversion

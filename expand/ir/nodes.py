@@ -306,16 +306,35 @@ class UniformIf(If):
 
 def flatten(stmts: list[Stmt]) -> Iterator[Stmt]:
     """Every statement of an if-converted list, including those inside masked loops, guards
-    (and their all-lanes copies) and uniform ifs."""
-    for s in stmts:
+    (and their all-lanes copies) and uniform ifs, depth first.
+
+    With a stack of list iterators, not nested generators (each statement would pass through one
+    generator per level it is nested in); each nested list is looked up when the walk gets to it."""
+    stack: list[tuple[Iterator[Stmt], Stmt | None, int]] = [(iter(stmts), None, 0)]
+    while stack:
+        it, owner, k = stack[-1]
+        s = next(it, None)
+        if s is None:
+            stack.pop()
+            nxt = _nested(owner, k + 1) if owner is not None else None
+            if nxt is not None:
+                stack.append((iter(nxt), owner, k + 1))
+            continue
         yield s
-        if isinstance(s, (MaskedLoop, Guard)):
-            yield from flatten(s.body)
-        if isinstance(s, Guard) and s.all_body is not None:
-            yield from flatten(s.all_body)
-        elif isinstance(s, UniformIf):
-            yield from flatten(s.then)
-            yield from flatten(s.els)
+        first = _nested(s, 0)
+        if first is not None:
+            stack.append((iter(first), s, 0))
+
+
+def _nested(s: Stmt, k: int) -> list[Stmt] | None:
+    """The ``k``-th statement list inside ``s`` as ``flatten`` walks them (None: no more)."""
+    if isinstance(s, MaskedLoop):
+        return s.body if k == 0 else None
+    if isinstance(s, Guard):
+        return s.body if k == 0 else s.all_body if k == 1 else None
+    if isinstance(s, UniformIf):
+        return s.then if k == 0 else s.els if k == 1 else None
+    return None
 
 
 @dataclass(eq=False)
@@ -493,15 +512,19 @@ class NameMaker:
     def __init__(self, fn: Function) -> None:
         self.fn = fn
         self.used = {s.name for s in fn.locals} | {p.name for p in fn.params}
+        # The number each base's search starts from: names are only ever added, so the smallest free
+        # one never goes down (many names from one base, ``active``, ``m_join``: not a scan from 1 each).
+        self.start: dict[str, int] = {}
 
     def fresh(self, base: str) -> str:
         base = re.sub(r"\W", "_", base).strip("_") or "t"
-        name = base
-        n = 1
+        n = self.start.get(base, 1)
+        name = base if n == 1 else f"{base}_{n}"
         while name in self.used:
             n += 1
             name = f"{base}_{n}"
         self.used.add(name)
+        self.start[base] = n + 1
         return name
 
     def local(self, base: str, t: CType, coord=None) -> Symbol:
