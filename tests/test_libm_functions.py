@@ -52,7 +52,7 @@ FULL = {**PLAN, "x86_64/avx2": NEW, "x86_64/sse4.1": NEW, "aarch64/neon": NEW, "
 #: the ISAs each function is checked on (NEON and AltiVec under qemu)
 CHECKED = ["avx2", "sse4.1", "neon", "altivec"]
 QEMU = ("neon", "altivec")
-SYMBOL = re.compile(r"_ZGV[bcden][NM]\d+[vul]+_\w+|_Exp_\w+|__expandm_\w+")
+SYMBOL = re.compile(r"_ZGV[bcden][NM]\d+(?:v|u|l\d*)+_\w+|_Exp_\w+|__expandm_\w+")
 TYPES = {"f32": T.FLOAT, "i32": T.INT, "f32*": T.Pointer(T.FLOAT), "void": T.VOID}
 
 
