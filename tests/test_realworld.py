@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -188,6 +189,25 @@ def test_real_glibc_files() -> None:
     assert sorted(by["e_logf.c"].companions) == ["e_logf_data.c", "math_errf.c"]
     assert by["e_logf_data.c"].status == "no function"
     assert report.summary() == "verified 3 of 3 (100%)"
+
+
+@pytest.mark.slow
+def test_dbl64_log_and_hypot_agree_under_avx2_with_fma() -> None:
+    """Issue 18 section 3: one preprocessing configuration. AVX2's flags include -mfma, so the compiler
+    predefines __FP_FAST_FMA, and glibc's dbl-64 e_log.c and e_hypot.c take their fma paths; expand
+    reads them with the same macros the reference is compiled with, so the two agree bit for bit."""
+    from emit import get_isa
+
+    isa = get_isa("avx2")
+    assert "-mfma" in isa.cflags
+    macros = subprocess.run([*isa.cc, *isa.cflags, "-dM", "-E", "-x", "c", "/dev/null"], capture_output=True,
+                            text=True, check=True).stdout
+    assert "#define __FP_FAST_FMA 1" in macros
+    dbl64 = _glibc_tree() / "sysdeps/ieee754/dbl-64"
+    report = run(dbl64, "avx2", jobs=2, n_random=5000, files=["e_log.c", "e_hypot.c"])
+    by = {r.file: r for r in report.rows}
+    for name in ("e_log.c", "e_hypot.c"):
+        assert by[name].status == "verified", (name, by[name].status, by[name].detail)
 
 
 def test_user_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
