@@ -506,6 +506,20 @@ def is_pure(e: Expr) -> bool:
     return True
 
 
+def next_free_name(base: str, used: set[str], start: dict[str, int]) -> str:
+    """The first of ``base``, ``base_2``, ``base_3``, ... not in ``used`` (added to it). ``start``
+    keeps, per base, the number the next search starts from: valid as long as ``used`` only grows, it
+    makes many names from one base cost linear time, not quadratic (a scan from 1 each time)."""
+    n = start.get(base, 1)
+    name = base if n == 1 else f"{base}_{n}"
+    while name in used:
+        n += 1
+        name = f"{base}_{n}"
+    used.add(name)
+    start[base] = n + 1
+    return name
+
+
 class NameMaker:
     """Fresh local names derived from the source (``zeroinfnan_r``, ``or_1``)."""
 
@@ -517,15 +531,7 @@ class NameMaker:
         self.start: dict[str, int] = {}
 
     def fresh(self, base: str) -> str:
-        base = re.sub(r"\W", "_", base).strip("_") or "t"
-        n = self.start.get(base, 1)
-        name = base if n == 1 else f"{base}_{n}"
-        while name in self.used:
-            n += 1
-            name = f"{base}_{n}"
-        self.used.add(name)
-        self.start[base] = n + 1
-        return name
+        return next_free_name(re.sub(r"\W", "_", base).strip("_") or "t", self.used, self.start)
 
     def local(self, base: str, t: CType, coord=None) -> Symbol:
         s = Symbol(self.fresh(base), t, "local", coord, temp=True)
