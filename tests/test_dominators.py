@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import expand.analysis.shapes as shapes
 import expand.driver as driver
 import predication.boscc as boscc
 import predication.ifconvert as ifconvert
@@ -25,11 +26,15 @@ from expand.ir.diagnostics import ExpandError
 from expand.ir.nodes import (
     MASK,
     Assign,
+    Block,
+    Break,
     Call,
     Const,
     Expr,
     ExprStmt,
+    Goto,
     Guard,
+    If,
     Loop,
     MaskedLoop,
     Stmt,
@@ -214,6 +219,54 @@ def test_cfg_queries_match_definitions(tmp_path_factory, seed: int) -> None:
             want = {(k, "then" if dom[br.then, b] else "else") for k, br in enumerate(ubs)
                     if dom[br.then, b] or dom[br.els, b]}
             assert sides.context(b) == want, b
+
+
+def reference_walk(stmts: list[Stmt]):
+    """``walk_stmts`` as first written: nested generators."""
+    for s in stmts:
+        yield s
+        if isinstance(s, If):
+            yield from reference_walk(s.then)
+            yield from reference_walk(s.els)
+        elif isinstance(s, Block):
+            yield from reference_walk(s.body)
+        elif isinstance(s, Loop):
+            yield from reference_walk(s.init)
+            yield from reference_walk(s.body)
+            yield from reference_walk(s.step)
+
+
+def reference_has_exit(s: Stmt) -> bool:
+    """``shapes._has_exit`` as first written, asked afresh each time."""
+    if isinstance(s, (Break, Goto)):
+        return True
+    if isinstance(s, If):
+        return any(reference_has_exit(x) for x in s.then + s.els)
+    if isinstance(s, Block):
+        return any(reference_has_exit(x) for x in s.body)
+    if isinstance(s, Loop):
+        return any(isinstance(x, Goto) for x in reference_walk(s.body))
+    return False
+
+
+def test_walks_and_exits_match_definitions(tmp_path: Path) -> None:
+    """The statement walk and divergence's exit test (one memo for all the statements of a function)
+    on random programs, as read (gotos, labels, breaks, returns in nested ifs and loops)."""
+    exits = loops_left = 0
+    for seed in range(80):
+        text = random_program(seed)
+        src = tmp_path / "f.c"
+        src.write_text(text)
+        fn = read_file(str(src), text).functions["f"]
+        canonicalize_loops(fn)
+        want = list(reference_walk(fn.body))
+        assert [id(s) for s in walk_stmts(fn.body)] == [id(s) for s in want]
+        memo: dict = {}
+        got = [shapes._has_exit(s, memo) for s in want]
+        assert got == [reference_has_exit(s) for s in want], seed
+        exits += sum(got)
+        loops_left += sum(e for s, e in zip(want, got) if isinstance(s, Loop))
+    assert exits and loops_left, (exits, loops_left)  # (both answers seen, for loops left by a goto too)
 
 
 # ----------------------------------------------------------------------------- the passes, by definition
