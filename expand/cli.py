@@ -5,12 +5,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
-import gc
 import io
 import re
 import shlex
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 from emit.host import EXIT_NOT_RUN
@@ -131,20 +129,6 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-@contextlib.contextmanager
-def few_collections() -> Iterator[None]:
-    """Run the cycle collector rarely: once per 100,000 allocations, and the full collection (which
-    walks every live object) practically never. Reference counting frees nearly all of expand's
-    garbage at once; with the default thresholds full collections took a third of the time on a
-    20,000-line function, a share growing with the input. The old thresholds come back after."""
-    old = gc.get_threshold()
-    gc.set_threshold(100_000, 50, 1000)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*old)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
@@ -162,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
         print("expand: error: an input file (or -) is required", file=sys.stderr)
         return EXIT_USAGE
     try:
+        from expand.driver import few_collections  # (imported when needed, as the rest of the pipeline)
         with few_collections():
             return verify_file(args) if args.verify_file else run(args)
     except OutputError as exc:

@@ -11,7 +11,7 @@ other work on a shared machine does not inflate. Linear cost gives ``k`` near 1.
 
 Each run has a processor-time limit and an address-space limit (``--timeout``, ``--memory``): a
 run that exceeds one is a row saying so, not a stuck machine. Inside the child, expansion runs as
-the ``expand`` command runs it (``expand.cli.few_collections``).
+the ``expand`` command runs it (``expand.driver.few_collections``).
 """
 
 from __future__ import annotations
@@ -177,8 +177,7 @@ def _child(path: str, isa_name: str, uniform: list[str]) -> None:
     """Expand ``path`` (run in the measured subprocess); prints one JSON line."""
     sys.path.insert(0, str(ROOT))
     from emit import get_isa
-    from expand.cli import few_collections
-    from expand.driver import expand_module
+    from expand.driver import expand_module, few_collections
     from expand.ir.diagnostics import ExpandError, nesting_error
     from frontends.clang_frontend import read_file_any
 
