@@ -1,13 +1,14 @@
 """How expand's cost grows with the size of a function: ``python -m expand.check.scaling [--quick]``.
 
-Generates families of scalar functions of growing size (sequential ``if``s, nested ``if``s, an
-``else if`` chain, early returns, a ``switch``, long straight-line code, many loops, and a mix of
-all), expands each one in a fresh subprocess with the whole pipeline (the frontend's reader and
-``expand_module``, as the ``expand`` command runs them) for one ISA, and prints a Markdown table of
-the wall time, processor time and peak memory (the child's maximum resident set size) of each
-run, then, per family, the exponent ``k`` of ``time ~ size^k`` fitted by least squares on log-log
-scales over the three largest sizes (small inputs measure constant costs), on processor time, which
-other work on a shared machine does not inflate. Linear cost gives ``k`` near 1.
+Generates families of scalar functions of growing size (sequential ``if``s, nested ``if``s,
+sequential ``if``s on a uniform parameter, an ``else if`` chain, a ``switch``, early returns, long
+straight-line code, calls of an inlined helper, many loops, and a mix of all), expands each one in a
+fresh subprocess with the whole pipeline (the frontend's reader and ``expand_module``, as the
+``expand`` command runs them) for one ISA, and prints a Markdown table of the wall time, processor
+time and peak memory (the child's maximum resident set size) of each run, then, per family, the
+exponent ``k`` of ``time ~ size^k`` fitted by least squares on log-log scales over the three largest
+sizes (small inputs measure constant costs), on processor time, which other work on a shared machine
+does not inflate. Linear cost gives ``k`` near 1.
 
 Each run has a processor-time limit and an address-space limit (``--timeout``, ``--memory``): a
 run that exceeds one is a row saying so, not a stuck machine. Inside the child, expansion runs as
@@ -192,11 +193,11 @@ def _child(path: str, isa_name: str, uniform: list[str]) -> None:
         out["status"] = "ok"
         out["out_lines"] = res.text.count("\n")
     except ExpandError as exc:
-        out["status"] = "diagnostic: " + exc.render().splitlines()[0]
+        out["status"] = "diagnostic: " + exc.render().splitlines()[0].replace(path, Path(path).name)
     except MemoryError:
         out["status"] = "out of memory"
     except RecursionError as exc:  # (as the expand command reports it)
-        out["status"] = "diagnostic: " + nesting_error(exc, path).render().splitlines()[0]
+        out["status"] = "diagnostic: " + nesting_error(exc, Path(path).name).render().splitlines()[0]
     out["seconds"] = time.perf_counter() - t0
     out["cpu"] = time.process_time() - c0
     out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
