@@ -500,14 +500,9 @@ def checked_passes(monkeypatch):
         nested = {id(s): (s, getattr(s, "body", None), getattr(s, "then", None), getattr(s, "els", None))
                   for s in flatten(lin.stmts) if isinstance(s, (MaskedLoop, UniformIf))}
         top = lin.stmts
-        if mode != "off":
-            g = ReferenceGuarder(lin, mode, test_cost, plain_cost, blend_cost, regs or (lambda t: 1))
-            g.defined = {s.target.sym for s in flatten(lin.stmts)
-                         if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym.type == MASK}
-            g.defined |= {s.active for s in flatten(lin.stmts) if isinstance(s, MaskedLoop) and s.active is not None}
-            lin.stmts = g.guard_list(lin.stmts, None)
-            g.add_resets(lin.stmts)
-            g.add_all_lanes(lin.stmts)
+        with pytest.MonkeyPatch.context() as by_definition:
+            by_definition.setattr(boscc, "_Guarder", ReferenceGuarder)
+            shipped_guards(lin, mode, test_cost, plain_cost, blend_cost, regs)
         want = shape(lin.stmts)
         lin.stmts = top
         for s, body, then, els in nested.values():
