@@ -371,7 +371,7 @@ def _parameter_pointers(fn: Function) -> None:
     if not candidates:
         return
     pts = {T.strip_spelling(p.type.target) for p in params}
-    for q in candidates:
+    for q in [q for q in defs if q in candidates]:  # (in the order of the function: a set's order varies)
         if T.strip_spelling(q.type.target) not in pts:
             return  # (a pointer of another type: left alone, refused later)
         which[q] = Symbol(names.fresh(f"{q.name}_which"), T.INT, "local", q.coord)
