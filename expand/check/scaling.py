@@ -193,11 +193,12 @@ def _child(path: str, isa_name: str, uniform: list[str]) -> None:
         out["status"] = "ok"
         out["out_lines"] = res.text.count("\n")
     except ExpandError as exc:
-        out["status"] = "diagnostic: " + exc.render().splitlines()[0].replace(path, Path(path).name)
+        out["status"] = "diagnostic: " + exc.render().splitlines()[0]
     except MemoryError:
         out["status"] = "out of memory"
     except RecursionError as exc:  # (as the expand command reports it)
-        out["status"] = "diagnostic: " + nesting_error(exc, Path(path).name).render().splitlines()[0]
+        out["status"] = "diagnostic: " + nesting_error(exc, path).render().splitlines()[0]
+    out["status"] = out["status"].replace(path, Path(path).name)  # (the input's name, not its temporary path)
     out["seconds"] = time.perf_counter() - t0
     out["cpu"] = time.process_time() - c0
     out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
