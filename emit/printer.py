@@ -39,6 +39,7 @@ from expand.ir.nodes import (
     Var,
     flatten,
     is_local_array,
+    next_free_name,
     stmt_exprs,
     vars_read,
 )
@@ -123,7 +124,8 @@ class FunctionPrinter:
         self.cur_mask: Symbol | None = None
         self.tmp_count = 0
         self.extra_decls: list[str] = []
-        self.used_names = {s.name for s in lin.fn.locals} | {p.name for p in lin.fn.params}
+        self.used_names = {s.name for s in lin.fn.locals} | {p.name for p in lin.fn.params}  # (only grows)
+        self.fresh_start: dict[str, int] = {}  # (next_free_name's search starts)
         # (and the globals the function reads: a fresh 'cond' or 'e' must not hide a table of that name)
         exprs = [e for s in flatten(lin.stmts) for e in stmt_exprs(s)]
         if lin.ret.value is not None:
@@ -145,13 +147,7 @@ class FunctionPrinter:
                         "vectorize int and floating-point values; pointers only as parameters (p[i], *p)") from None
 
     def fresh(self, base: str) -> str:
-        name = base
-        n = 1
-        while name in self.used_names:
-            n += 1
-            name = f"{base}_{n}"
-        self.used_names.add(name)
-        return name
+        return next_free_name(base, self.used_names, self.fresh_start)
 
     def source_line(self, coord) -> str:
         if coord is None:

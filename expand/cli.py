@@ -146,7 +146,9 @@ def main(argv: list[str] | None = None) -> int:
         print("expand: error: an input file (or -) is required", file=sys.stderr)
         return EXIT_USAGE
     try:
-        return verify_file(args) if args.verify_file else run(args)
+        from expand.driver import few_collections  # (imported when needed, as the rest of the pipeline)
+        with few_collections():
+            return verify_file(args) if args.verify_file else run(args)
     except OutputError as exc:
         print(f"expand: error: {exc}", file=sys.stderr)
         return EXIT_USAGE if exc.usage else EXIT_DIAG
@@ -155,6 +157,9 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_DIAG
     except RecursionError as exc:  # (a pass deeper than Python's stack: at the statement it was in)
         print(nesting_error(exc, "<stdin>" if args.input == "-" else args.input).render(), file=sys.stderr)
+        return EXIT_DIAG
+    except MemoryError:
+        print(f"expand: error: out of memory expanding {args.input or args.verify_file}", file=sys.stderr)
         return EXIT_DIAG
 
 

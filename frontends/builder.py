@@ -56,6 +56,7 @@ from expand.ir.nodes import (
     Symbol,
     Unary,
     Var,
+    next_free_name,
 )
 from expand.ir.visitor import nested
 from expand.passes.fold import fold_int
@@ -132,14 +133,9 @@ def walk_shallow(stmts: list[Stmt]) -> Iterator[Stmt]:
 def uniquify_locals(fn: Function) -> None:
     """Give locals that share a name (from separate scopes or macros) distinct names."""
     seen = {p.name for p in fn.params}
+    start: dict[str, int] = {}
     for s in fn.locals:
-        name = s.name
-        n = 2
-        while name in seen:
-            name = f"{s.name}_{n}"
-            n += 1
-        s.name = name
-        seen.add(name)
+        s.name = next_free_name(s.name, seen, start)
 
 
 class Builder:

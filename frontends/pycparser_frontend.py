@@ -1176,6 +1176,8 @@ def read_file(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc: 
         where = parser.error_coord()
         where = Coord(where.file or path, where.line, where.column or 1) if where is not None else Coord(path, 1, 1)
         raise error(where, "expression nesting is too deep for the pycparser frontend", NESTING_HINT) from None
+    except MemoryError:
+        raise  # (not a syntax error)
     except Exception as exc:  # pycparser raises ParseError with "file:line:col: msg"
         msg = str(exc)
         m = re.match(r"(.*?):(\d+):(\d+): (.*)", msg, re.S)

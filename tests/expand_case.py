@@ -31,9 +31,10 @@ def expand_source(tmp_path: Path, name: str, text: str, isa_name: str, functions
 
 def check_source(tmp_path: Path, name: str, text: str, isa_name: str, *, functions: list[str] | None = None,
                  uniform: list[str] = (), companion: str = "", bounds: dict[str, tuple[int, int]] | None = None,
-                 n_random: int = 3000, frontend: str = "auto") -> None:
+                 n_random: int = 3000, frontend: str = "auto", nan_bits: bool = True) -> None:
     """Expand, compile the output with STRICT and the ISA's flags, and verify every function (skips
-    the run where the host cannot run the ISA)."""
+    the run where the host cannot run the ISA). ``nan_bits`` False: any two NaN results alike (as
+    ``expand --verify`` compares them by default)."""
     src, isa, res = expand_source(tmp_path, name, text, isa_name, functions, uniform, frontend)
     out = tmp_path / f"{name}_out.c"
     out.write_text(res.text)
@@ -50,5 +51,5 @@ def check_source(tmp_path: Path, name: str, text: str, isa_name: str, *, functio
                      params=[Param(p.name, p.type, p.shape or "varying") for p in e.params], ret=e.ret, isa=isa,
                      link_files=link, constants=e.constants, n_random=n_random,
                      scalar_static=mod.functions[e.scalar_name].static, bounds=bounds or {},
-                     global_vars=[(g.name, g.type) for g in e.globals])
+                     global_vars=[(g.name, g.type) for g in e.globals], nan_bits=nan_bits)
         assert_verified(rep, res.text)

@@ -5,11 +5,12 @@ caller's pointer parameters. Every ISA; the output compiles with -Wall -Wextra -
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from daily import on_every_isa
-from expand_case import check_source
+from expand_case import check_source, expand_source
 
 TABLE = """typedef struct { double sign[4]; double c0, c1; } tab_t;
 static const tab_t table[2] = {{{1, -1, 1, -1}, 0.5, 0.25}, {{-1, 1, -1, 1}, 2.0, 4.0}};
@@ -53,3 +54,12 @@ def test_pointer_locals(tmp_path: Path, name: str, isa_name: str) -> None:
 def test_pointer_locals_through_libclang(tmp_path: Path, name: str) -> None:
     check_source(tmp_path, name, CASES[name], "avx2", frontend="clang",
                  bounds={"n": (-8, 8)} if "int n" in CASES[name] else None)
+
+
+def test_pointer_locals_declared_in_source_order(tmp_path: Path) -> None:
+    """The lane's parameter numbers are declared in the order the function first assigns them (they
+    came in a set's order, which changed from one run to the next: glibc's sincosf and sincos)."""
+    _, _, res = expand_source(tmp_path, "swap", SWAP, "avx2")
+    declared = re.findall(r"^ +__m256i (\w+_which);$", res.text, re.M)
+    assigned = list(dict.fromkeys(re.findall(r"^ +(\w+_which) = ", res.text, re.M)))
+    assert declared == assigned == ["sinp_which", "cosp_which", "tmp_which"], res.text

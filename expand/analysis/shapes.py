@@ -75,28 +75,40 @@ def _varying_expr(e: Expr, vs: set[Symbol]) -> bool:
     return False
 
 
-def _exits_ok(loop: Loop, vs: set[Symbol]) -> bool:
+def _exits_ok(loop: Loop, vs: set[Symbol], jumps: dict[Stmt, tuple[bool, bool]]) -> bool:
     for s in loop.body:
         if isinstance(s, If) and s.then and len(s.then) == 1 and isinstance(s.then[0], Break) and not s.els:
             if _varying_expr(s.cond, vs):
                 return False
             continue
-        if _has_exit(s):
+        if _has_exit(s, jumps):
             return False
     return not any(isinstance(s, Label) for s in loop.body)
 
 
-def _has_exit(s: Stmt) -> bool:
+def _has_exit(s: Stmt, jumps: dict[Stmt, tuple[bool, bool]]) -> bool:
     """A break of this loop, or any goto, somewhere inside ``s`` (not counting nested loops' breaks)."""
+    return _jumps(s, jumps)[0]
+
+
+def _jumps(s: Stmt, memo: dict[Stmt, tuple[bool, bool]]) -> tuple[bool, bool]:
+    """(``_has_exit(s)``, a goto anywhere inside ``s``), remembered in ``memo``: asked of every
+    statement of a nest, the questions cost the size of the nest, not the square of its depth."""
+    got = memo.get(s)
+    if got is not None:
+        return got
     if isinstance(s, (Break, Goto)):
-        return True
-    if isinstance(s, If):
-        return any(_has_exit(x) for x in s.then + s.els)
-    if isinstance(s, Block):
-        return any(_has_exit(x) for x in s.body)
-    if isinstance(s, Loop):
-        return any(isinstance(x, Goto) for x in walk_stmts(s.body))
-    return False
+        got = (True, isinstance(s, Goto))
+    elif isinstance(s, (If, Block)):
+        kids = [_jumps(x, memo) for x in (s.then + s.els if isinstance(s, If) else s.body)]
+        got = (any(e for e, _ in kids), any(g for _, g in kids))
+    elif isinstance(s, Loop):
+        body = any(_jumps(x, memo)[1] for x in s.body)  # (its own breaks do not leave it: only gotos)
+        got = (body, body or any(_jumps(x, memo)[1] for x in s.init + s.step))
+    else:
+        got = (False, False)
+    memo[s] = got
+    return got
 
 
 def uniform_loops(fn: Function) -> set[Loop]:
@@ -187,6 +199,7 @@ def divergence(fn: Function, loops_allowed: bool = True) -> Divergence:
     # as passes over a frozen copy, in one pass for values that flow forward (straight-line code
     # took one pass per statement of a dependence chain); the last pass adds nothing, so ``out``
     # holds the decisions made with the final set.
+    jumps: dict[Stmt, tuple[bool, bool]] = {}  # (``_jumps``: the function does not change here)
     while True:
         out = Divergence()
         before = len(vs)
@@ -212,7 +225,7 @@ def divergence(fn: Function, loops_allowed: bool = True) -> Divergence:
                 elif isinstance(s, Block):
                     visit(s.body, masked)
                 elif isinstance(s, Loop):
-                    if loops_allowed and not masked and _exits_ok(s, vs):
+                    if loops_allowed and not masked and _exits_ok(s, vs, jumps):
                         out.loops.add(s)
                         # The exit tests themselves are real branches, not masks.
                         for x in s.body:
@@ -221,7 +234,7 @@ def divergence(fn: Function, loops_allowed: bool = True) -> Divergence:
                     else:
                         visit(s.body, True)
                         masked = True  # after it: the lanes that left by its break
-                if _has_exit(s) or isinstance(s, Label):
+                if _has_exit(s, jumps) or isinstance(s, Label):
                     masked = True
 
         visit(fn.body, False)

@@ -1,16 +1,18 @@
 """How expand's cost grows with the size of a function: ``python -m expand.check.scaling [--quick]``.
 
-Generates families of scalar functions of growing size (sequential ``if``s, nested ``if``s, an
-``else if`` chain, early returns, a ``switch``, long straight-line code, many loops, and a mix of
-all), expands each one in a fresh subprocess with the whole pipeline (the frontend's reader and
-``expand_module``, as the ``expand`` command runs them) for one ISA, and prints a Markdown table of
-the wall time, processor time and peak memory (the child's maximum resident set size) of each
-run, then, per family, the exponent ``k`` of ``time ~ size^k`` fitted by least squares on log-log
-scales over the three largest sizes (small inputs measure constant costs), on processor time, which
-other work on a shared machine does not inflate. Linear cost gives ``k`` near 1.
+Generates families of scalar functions of growing size (sequential ``if``s, nested ``if``s,
+sequential ``if``s on a uniform parameter, an ``else if`` chain, a ``switch``, early returns, long
+straight-line code, calls of an inlined helper, many loops, and a mix of all), expands each one in a
+fresh subprocess with the whole pipeline (the frontend's reader and ``expand_module``, as the
+``expand`` command runs them) for one ISA, and prints a Markdown table of the wall time, processor
+time and peak memory (the child's maximum resident set size) of each run, then, per family, the
+exponent ``k`` of ``time ~ size^k`` fitted by least squares on log-log scales over the three largest
+sizes (small inputs measure constant costs), on processor time, which other work on a shared machine
+does not inflate. Linear cost gives ``k`` near 1.
 
-Each run has a time limit and an address-space limit (``--timeout``, ``--memory``): a run that
-exceeds one is a row saying so, not a stuck machine.
+Each run has a processor-time limit and an address-space limit (``--timeout``, ``--memory``): a
+run that exceeds one is a row saying so, not a stuck machine. Inside the child, expansion runs as
+the ``expand`` command runs it (``expand.driver.few_collections``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import json
 import math
 import os
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -28,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def seq_ifs(n: int) -> str:
@@ -88,9 +91,23 @@ def many_loops(n: int) -> str:
     return "float f(float x, int k)\n{\n    float y = x;\n" + "\n".join(body) + "\n    return y;\n}\n"
 
 
+def uniform_ifs(n: int) -> str:
+    """``n`` sequential ``if`` statements on a uniform parameter (``--uniform k``): plain branches."""
+    body = [f"    if (k > {i})\n        y = y * 0.5f + {i}.25f;" for i in range(n)]
+    return "float f(float x, int k)\n{\n    float y = x;\n" + "\n".join(body) + "\n    return y;\n}\n"
+
+
+def helper_calls(n: int) -> str:
+    """``n`` calls of a static inline helper (inlined: each leaves temporaries to fold away)."""
+    body = [f"    y = y * 0.5f + cube(x - {i}.5f);" for i in range(n)]
+    return ("static inline float cube(float v)\n{\n    float w = v * v;\n    return w * v;\n}\n\n"
+            "float f(float x)\n{\n    float y = x;\n" + "\n".join(body) + "\n    return y;\n}\n")
+
+
 def mixed(n: int) -> str:
-    """About ``n`` lines of a long function mixing the rest: straight code, ``if``/``else``, nested
-    ``if``s, early returns and loops, in blocks of 20 lines."""
+    """About ``n`` lines of a long function mixing the rest, in blocks of 20 lines: straight code,
+    ``if``/``else``, nested ``if``s and a loop in each, an early return in every tenth (each early
+    return puts the rest of the function one level deeper in BOSCC guards: see ``early_returns``)."""
     lines = ["float f(float x, int k)", "{", "    float y = x;", "    float z = 1.0f;"]
     i = 0
     while len(lines) < n:
@@ -105,7 +122,7 @@ def mixed(n: int) -> str:
                   f"            z = z + {i}.0f;",
                   "    }",
                   f"    if (y == {i}.125f)",
-                  "        return z;",
+                  "        return z;" if i % 10 == 9 else f"        z = z * {i}.25f;",
                   "    for (int j = 0; j < k; j++)",
                   f"        y = y * 0.75f + {i}.0f;",
                   f"    y = y + z * {i}.5f;",
@@ -126,17 +143,22 @@ class Family:
     unit: str  # what the size counts
     sizes: list[int]
     quick: list[int]
+    uniform: tuple[str, ...] = ()  # parameters expanded as --uniform
 
 
+# Sizes: up to 3,000 branches and 20,000 lines; families that nest (an else-if chain, a switch, which
+# is one, early returns) stop where Python's recursion does, with the clean diagnostic the last row shows.
 FAMILIES = [
-    Family("sequential ifs", seq_ifs, "ifs", [250, 500, 1000, 2000, 3000], [20, 40]),
-    Family("nested ifs", nested_ifs, "ifs", [250, 500, 1000, 2000, 3000], [20, 40]),
-    Family("else-if chain", else_if_chain, "arms", [125, 250, 500, 1000, 2000], [20, 40]),
-    Family("early returns", early_returns, "returns", [250, 500, 1000, 2000, 3000], [20, 40]),
-    Family("switch", switch_cases, "cases", [125, 250, 500, 1000, 2000], [20, 40]),
-    Family("straight code", straight, "lines", [1250, 2500, 5000, 10000, 20000], [50, 100]),
-    Family("many loops", many_loops, "loops", [125, 250, 500, 1000, 2000], [10, 20]),
-    Family("mixed", mixed, "lines", [1250, 2500, 5000, 10000, 20000], [40, 80]),
+    Family("sequential ifs", seq_ifs, "ifs", [375, 750, 1500, 3000], [20, 40]),
+    Family("nested ifs", nested_ifs, "ifs", [375, 750, 1500, 3000], [20, 40]),
+    Family("uniform ifs", uniform_ifs, "ifs", [375, 750, 1500, 3000], [20, 40], ("k",)),
+    Family("else-if chain", else_if_chain, "arms", [30, 60, 120, 240, 480], [20, 40]),
+    Family("switch", switch_cases, "cases", [40, 80, 160, 320, 640], [20, 40]),
+    Family("early returns", early_returns, "returns", [75, 150, 300, 600, 1200], [20, 40]),
+    Family("straight code", straight, "lines", [2500, 5000, 10000, 20000], [50, 100]),
+    Family("helper calls", helper_calls, "calls", [375, 750, 1500, 3000], [10, 20]),
+    Family("many loops", many_loops, "loops", [250, 500, 1000, 2000], [10, 20]),
+    Family("mixed", mixed, "lines", [2500, 5000, 10000, 20000], [40, 80]),
 ]
 
 
@@ -152,11 +174,11 @@ class Run:
     out_lines: int = 0
 
 
-def _child(path: str, isa_name: str) -> None:
+def _child(path: str, isa_name: str, uniform: list[str]) -> None:
     """Expand ``path`` (run in the measured subprocess); prints one JSON line."""
     sys.path.insert(0, str(ROOT))
     from emit import get_isa
-    from expand.driver import expand_module
+    from expand.driver import expand_module, few_collections
     from expand.ir.diagnostics import ExpandError, nesting_error
     from frontends.clang_frontend import read_file_any
 
@@ -165,8 +187,9 @@ def _child(path: str, isa_name: str) -> None:
     t0, c0 = time.perf_counter(), time.process_time()
     out: dict = {}
     try:
-        mod = read_file_any(path, text, frontend="auto", cc=isa.preprocessor)
-        res = expand_module(mod, isa)
+        with few_collections():  # (as the expand command runs)
+            mod = read_file_any(path, text, frontend="auto", cc=isa.preprocessor)
+            res = expand_module(mod, isa, shapes={p: "uniform" for p in uniform})
         out["status"] = "ok"
         out["out_lines"] = res.text.count("\n")
     except ExpandError as exc:
@@ -175,6 +198,7 @@ def _child(path: str, isa_name: str) -> None:
         out["status"] = "out of memory"
     except RecursionError as exc:  # (as the expand command reports it)
         out["status"] = "diagnostic: " + nesting_error(exc, path).render().splitlines()[0]
+    out["status"] = out["status"].replace(path, Path(path).name)  # (the input's name, not its temporary path)
     out["seconds"] = time.perf_counter() - t0
     out["cpu"] = time.process_time() - c0
     out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -191,19 +215,25 @@ def measure(fam: Family, size: int, isa: str, timeout: float, memory_mb: int, ke
             keep.mkdir(parents=True, exist_ok=True)
             (keep / path.name).write_text(src)
         limit = memory_mb * 1024 * 1024
+        cpu = math.ceil(timeout)
 
         def cap() -> None:  # (in the child, before exec)
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
 
         run = Run(fam.name, size, src.count("\n"), "")
         try:
-            p = subprocess.run([sys.executable, "-m", "expand.check.scaling", "--child", str(path), "--isa", isa],
-                               capture_output=True, text=True, timeout=timeout, cwd=ROOT, preexec_fn=cap,
-                               env={**os.environ, "PYTHONPATH": str(ROOT)})
-        except subprocess.TimeoutExpired:
-            run.status = f"timeout (> {timeout:g} s)"
+            p = subprocess.run([sys.executable, "-m", "expand.check.scaling", "--child", str(path), "--isa", isa,
+                                *(["--uniform", ",".join(fam.uniform)] if fam.uniform else [])],
+                               capture_output=True, text=True, timeout=20 * timeout + 60, cwd=ROOT,
+                               preexec_fn=cap, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        except subprocess.TimeoutExpired:  # (a stuck or starved child: the processor-time limit did not end it)
+            run.status = f"timeout (> {20 * timeout + 60:g} s)"
             return run
         last = p.stdout.strip().splitlines()[-1:] if p.stdout.strip() else []
+        if p.returncode in (-signal.SIGXCPU, -signal.SIGKILL) and not last:
+            run.status = f"timeout (> {cpu} s CPU)"
+            return run
         if p.returncode != 0 or not last:
             err = p.stderr.strip().splitlines()
             oom = p.returncode < 0 or any("MemoryError" in e for e in err)
@@ -257,13 +287,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--isa", default="avx2", help="the ISA to expand for (default avx2)")
     ap.add_argument("--families", help="comma-separated family names (default: all)")
     ap.add_argument("--sizes", help="comma-separated sizes for every chosen family (default: each family's own)")
-    ap.add_argument("--timeout", type=float, default=300.0, help="seconds per run (default 300)")
+    ap.add_argument("--timeout", type=float, default=300.0,
+                    help="processor seconds per run (default 300; wall time: 20 times as many)")
     ap.add_argument("--memory", type=int, default=8192, help="address-space limit per run in MB (default 8192)")
     ap.add_argument("--keep", type=Path, help="also write the generated inputs into this directory")
     ap.add_argument("--child", help=argparse.SUPPRESS)
+    ap.add_argument("--uniform", default="", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
-        _child(args.child, args.isa)
+        _child(args.child, args.isa, [p for p in args.uniform.split(",") if p])
         return 0
     fams = FAMILIES
     if args.families:

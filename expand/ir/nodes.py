@@ -10,7 +10,7 @@ assignments into statements.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from expand.ir.types import INT, Array, CType
@@ -308,22 +308,32 @@ def flatten(stmts: list[Stmt]) -> Iterator[Stmt]:
     """Every statement of an if-converted list, including those inside masked loops, guards
     (and their all-lanes copies) and uniform ifs, depth first.
 
-    With a stack of list iterators, not nested generators (each statement would pass through one
-    generator per level it is nested in); each nested list is looked up when the walk gets to it."""
+    (``_depth_first``: without nested generators, each nested list looked up when the walk gets to it.)"""
+    return _depth_first(stmts, _nested)
+
+
+def _depth_first(stmts: list[Stmt], lists: Callable[[Stmt, int], list[Stmt] | None]) -> Iterator[Stmt]:
+    """Every statement of ``stmts`` and of the lists nested in them, ``lists(s, k)`` being the
+    ``k``-th list inside ``s`` (None: no more), depth first, as nested ``yield from``s would, and
+    looking up each nested list when the walk gets to it as they would (a stack of iterators: nested
+    generators pass each statement through one generator per level, a cost of the depth each)."""
     stack: list[tuple[Iterator[Stmt], Stmt | None, int]] = [(iter(stmts), None, 0)]
     while stack:
         it, owner, k = stack[-1]
-        s = next(it, None)
-        if s is None:
+        s = next(it, _END)
+        if s is _END:
             stack.pop()
-            nxt = _nested(owner, k + 1) if owner is not None else None
+            nxt = lists(owner, k + 1) if owner is not None else None
             if nxt is not None:
                 stack.append((iter(nxt), owner, k + 1))
             continue
         yield s
-        first = _nested(s, 0)
+        first = lists(s, 0)
         if first is not None:
             stack.append((iter(first), s, 0))
+
+
+_END = object()  # (the end of a statement list, for ``next``)
 
 
 def _nested(s: Stmt, k: int) -> list[Stmt] | None:
@@ -401,18 +411,19 @@ def int_const(v: int, t: CType = INT) -> Const:
 
 
 def walk_stmts(stmts: list[Stmt]) -> Iterator[Stmt]:
-    """Every statement, depth first, including nested ones."""
-    for s in stmts:
-        yield s
-        if isinstance(s, If):
-            yield from walk_stmts(s.then)
-            yield from walk_stmts(s.els)
-        elif isinstance(s, Block):
-            yield from walk_stmts(s.body)
-        elif isinstance(s, Loop):
-            yield from walk_stmts(s.init)
-            yield from walk_stmts(s.body)
-            yield from walk_stmts(s.step)
+    """Every statement, depth first, including nested ones (the lists of ifs, blocks and loops)."""
+    return _depth_first(stmts, _source_nested)
+
+
+def _source_nested(s: Stmt, k: int) -> list[Stmt] | None:
+    """The ``k``-th statement list inside ``s`` as ``walk_stmts`` walks them (None: no more)."""
+    if isinstance(s, If):
+        return s.then if k == 0 else s.els if k == 1 else None
+    if isinstance(s, Block):
+        return s.body if k == 0 else None
+    if isinstance(s, Loop):
+        return s.init if k == 0 else s.body if k == 1 else s.step if k == 2 else None
+    return None
 
 
 def stmt_exprs(s: Stmt) -> list[Expr]:
@@ -506,6 +517,20 @@ def is_pure(e: Expr) -> bool:
     return True
 
 
+def next_free_name(base: str, used: set[str], start: dict[str, int]) -> str:
+    """The first of ``base``, ``base_2``, ``base_3``, ... not in ``used`` (added to it). ``start``
+    keeps, per base, the number the next search starts from: valid as long as ``used`` only grows, it
+    makes many names from one base cost linear time, not quadratic (a scan from 1 each time)."""
+    n = start.get(base, 1)
+    name = base if n == 1 else f"{base}_{n}"
+    while name in used:
+        n += 1
+        name = f"{base}_{n}"
+    used.add(name)
+    start[base] = n + 1
+    return name
+
+
 class NameMaker:
     """Fresh local names derived from the source (``zeroinfnan_r``, ``or_1``)."""
 
@@ -517,15 +542,7 @@ class NameMaker:
         self.start: dict[str, int] = {}
 
     def fresh(self, base: str) -> str:
-        base = re.sub(r"\W", "_", base).strip("_") or "t"
-        n = self.start.get(base, 1)
-        name = base if n == 1 else f"{base}_{n}"
-        while name in self.used:
-            n += 1
-            name = f"{base}_{n}"
-        self.used.add(name)
-        self.start[base] = n + 1
-        return name
+        return next_free_name(re.sub(r"\W", "_", base).strip("_") or "t", self.used, self.start)
 
     def local(self, base: str, t: CType, coord=None) -> Symbol:
         s = Symbol(self.fresh(base), t, "local", coord, temp=True)

@@ -3,6 +3,9 @@ reads like the source: ``ix = asuint(x)`` prints as one bit cast of ``x``, not f
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from heapq import heapify, heappop, heappush
+
 from expand.ir.nodes import (
     Assign,
     BreakIf,
@@ -64,50 +67,95 @@ def _fold_lists(stmts: list[Stmt], everywhere: dict[Symbol, int]) -> list[Stmt]:
 
 
 def _fold(stmts: list[Stmt], local: set[Symbol]) -> list[Stmt]:
-    changed = True
-    while changed:
-        changed = False
-        defs: dict[Symbol, list[int]] = {}
-        uses: dict[Symbol, list[int]] = {}
-        for i, s in enumerate(stmts):
-            if isinstance(s, Assign) and isinstance(s.target, Var):
-                defs.setdefault(s.target.sym, []).append(i)
-            for e in _reads(s):
-                for v in vars_read(e):
-                    uses.setdefault(v, []).append(i)
-        for t, ds in defs.items():
-            if not t.temp or len(ds) != 1 or t not in local:
-                continue
-            i = ds[0]
-            d = stmts[i]
-            assert isinstance(d, Assign)
-            if isinstance(d.value, Call) or d.blend:
-                continue
-            us = uses.get(t, [])
-            if any(u <= i for u in us):
-                continue
-            if not isinstance(d.value, (Var, Const)) and len(us) != 1:
-                continue
-            last = max(us, default=i)
-            operands = vars_read(d.value)
-            if any(isinstance(x, Assign) and isinstance(x.target, Var) and x.target.sym in operands
-                   for j in range(i + 1, last + 1) for x in flatten([stmts[j]])):
-                continue
-            # A value read from memory (a local array, through a pointer) stays where it was read
-            # when a store or a call (which may store) comes before the use.
-            if _reads_memory(d.value) and any(_writes_memory(x) for j in range(i + 1, last)
-                                              for x in flatten([stmts[j]])):
-                continue
-            # Blended uses read the old value too: only fold into plain reads.
-            if any(isinstance(stmts[j], Assign) and isinstance(stmts[j].target, Var) and stmts[j].target.sym is t
-                   for j in us):
-                continue
-            value = d.value
-            for j in us:
-                _subst(stmts[j], t, value)
-            del stmts[i]
-            changed = True
-            break
+    """Fold, one at a time, the first temporary (in the order of the statements defining them) that
+    may be folded, until none may: a temporary defined once in this list, local to it, by a value
+    that is not a call nor blended, read after its definition only (once, unless the value is a
+    variable or a constant), with no assignment to the value's operands up to the last use and, when
+    the value reads memory, no store before it, and no use that is a blended assignment to itself.
+
+    Folding one changes only what its value's operands are read by and the statements that used it,
+    so only the temporaries those touch are looked at again; the statements in a range are found by
+    bisection in per-symbol lists of positions (which folding does not change: it only deletes
+    assignments of temporaries that nothing reads any more, and substitutes into expressions)."""
+    n = len(stmts)
+    alive = [True] * n
+    # Per symbol: {position: how many of the statement's read expressions read it}, and its definitions.
+    uses: dict[Symbol, dict[int, int]] = {}
+    defs: dict[Symbol, list[int]] = {}
+    assigns: dict[Symbol, list[int]] = {}  # statements assigning a symbol, nested ones included
+    stores: list[int] = []  # statements that write memory, nested ones included
+
+    def count(i: int, sign: int) -> None:
+        for e in _reads(stmts[i]):
+            for v in vars_read(e):
+                at = uses.setdefault(v, {})
+                at[i] = at.get(i, 0) + sign
+                if not at[i]:
+                    del at[i]
+
+    for i, st in enumerate(stmts):
+        if isinstance(st, Assign) and isinstance(st.target, Var):
+            defs.setdefault(st.target.sym, []).append(i)
+        count(i, 1)
+        targets = {x.target.sym for x in flatten([st]) if isinstance(x, Assign) and isinstance(x.target, Var)}
+        for v in targets:
+            assigns.setdefault(v, []).append(i)
+        if any(_writes_memory(x) for x in flatten([st])):
+            stores.append(i)
+
+    def between(pos: list[int], lo: int, hi: int) -> bool:
+        """Some position in ``pos`` lies in lo < p < hi."""
+        k = bisect_right(pos, lo)
+        return k < len(pos) and pos[k] < hi
+
+    def foldable(t: Symbol) -> bool:
+        if not t.temp or t not in local or len(defs.get(t, ())) != 1:
+            return False
+        i = defs[t][0]
+        d = stmts[i]
+        if isinstance(d.value, Call) or d.blend:
+            return False
+        us = uses.get(t, {})
+        if us and min(us) <= i:
+            return False
+        if not isinstance(d.value, (Var, Const)) and sum(us.values()) != 1:
+            return False
+        last = max(us, default=i)
+        if any(between(assigns.get(v, []), i, last + 1) for v in vars_read(d.value)):
+            return False
+        # A value read from memory (a local array, through a pointer) stays where it was read
+        # when a store or a call (which may store) comes before the use.
+        if _reads_memory(d.value) and between(stores, i, last):
+            return False
+        # Blended uses read the old value too: only fold into plain reads.
+        return not any(isinstance(stmts[j], Assign) and isinstance(stmts[j].target, Var)
+                       and stmts[j].target.sym is t for j in us)
+
+    defined = {ds[0]: t for t, ds in defs.items() if len(ds) == 1}  # (the candidates, by their definition)
+    heap = [i for i, t in defined.items() if foldable(t)]  # positions: the first one that may be folded first
+    heapify(heap)
+    while heap:
+        i = heappop(heap)
+        t = defined[i]
+        if not alive[i] or not foldable(t):
+            continue
+        d = stmts[i]
+        value = d.value
+        users = sorted(uses.get(t, {}))
+        count(i, -1)
+        for j in users:
+            count(j, -1)
+            _subst(stmts[j], t, value)
+            count(j, 1)
+        alive[i] = False
+        del defs[t]
+        again = set(vars_read(value))  # now read where ``t`` was read
+        again |= {stmts[j].target.sym for j in users  # their values changed
+                  if isinstance(stmts[j], Assign) and isinstance(stmts[j].target, Var)}
+        for v in again:
+            if v in defs and len(defs[v]) == 1 and foldable(v):
+                heappush(heap, defs[v][0])
+    stmts[:] = [st for k, st in enumerate(stmts) if alive[k]]
     return stmts
 
 
