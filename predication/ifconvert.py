@@ -244,8 +244,9 @@ class _Converter:
         out.append(st)
         self.block_of[st] = b
         edge[(b, after)] = accs["break"] if "break" in accs else self._false(out, b, co, define)
-        for label, target in outs.items():
-            edge[(b, target)] = accs[f"out:{label}"]
+        for label, target in outs.items():  # (an exit the body never reaches, after a continue: never taken)
+            acc = accs.get(f"out:{label}")
+            edge[(b, target)] = acc if acc is not None else self._false(out, b, co, define)
 
     def _false(self, out, b, co, define) -> Symbol:
         return define("never", Const(MASK, 0, "0"), b, co)

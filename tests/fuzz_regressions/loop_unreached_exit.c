@@ -1,0 +1,21 @@
+/* Found by expand-fuzz --isa avx2 (seed 6, program 14; minimized, then reduced by hand).
+
+   Bug: a traceback (KeyError: 'out:done') in if-conversion: a 'return' after a 'continue' in a loop
+   body is never reached. The loop's exits are collected from the gotos its body spells (the return
+   became 'goto done'), but the body's own CFG keeps reachable blocks only, so it has no 'out:done'
+   exit mask to give that edge.
+
+   Fix: predication/ifconvert.py, IfConverter.loop(): an exit the body never reaches is an edge that
+   is never taken (an all-false mask). */
+#include <stdint.h>
+#include "fuzz_log.h"
+
+int f(int x)
+{
+    for (int i = 0; i < (x & 7); i++) {
+        log_i32(1, i);
+        continue;
+        return 1;
+    }
+    return log_i32(2, x);
+}
