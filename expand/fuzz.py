@@ -36,6 +36,7 @@ import multiprocessing
 import os
 import random
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -67,9 +68,10 @@ FUZZ_CFLAGS = ("-frounding-math",)
 # Elsewhere the -O2 reference stays (on ppc64le an -O0 reference rounds some int64 to
 # float conversions differently by one ulp: CI programs 20240601-27 and -146, not yet understood).
 FUZZ_SCALAR_CFLAGS = {"avx512": ("-O0",)}
-#: The vector code (with the harness) compiles with -Wall -Wextra -Werror (the harness adds -Wall -Werror);
-#: the generated program itself too (the scalar sources: verify compiles them without -Werror).
-FUZZ_VECTOR_CFLAGS = ("-Wextra",)
+#: The vector code compiles with -Wall -Wextra -Werror (checked on its own: the harness that includes it
+#: is held to -Wall -Werror), and so does the generated program (verify compiles scalar sources
+#: without -Werror).
+FUZZ_VECTOR_CFLAGS = ("-Wextra", "-fsyntax-only")
 FUZZ_PROGRAM_CFLAGS = ("-Wextra", "-Werror")
 #: Seconds a program's verification may run (qemu included) before it is a failure.
 FUZZ_RUN_TIMEOUT = 300
@@ -378,9 +380,9 @@ class Modes:
 
     @staticmethod
     def parse(text: str) -> Modes:
-        """The modes of a program's text (its ``/* expand-fuzz: options ... */`` line; shapes from it only)."""
+        """The modes of a program's text (its ``expand-fuzz: options ...`` line; shapes from it only)."""
         m = Modes()
-        opt = re.search(r"/\* expand-fuzz: options (.*?) \*/", text)
+        opt = re.search(r"expand-fuzz: options (.*?)\s*(?:\*/|$)", text, re.M)
         for w in opt.group(1).split() if opt else []:
             key, _, val = w.partition("=")
             if key == "lanes":
@@ -2029,7 +2031,7 @@ def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int | 
     from .diagnostics import ExpandError
     from .driver import expand_module
     from .vecmath import VectorMath, parse_modes
-    from .verify import precompiled_header, trip_bounds, verify
+    from .verify import COMPILE_FLAGS, precompiled_header, trip_bounds, verify
 
     t0 = time.monotonic()
     if seed is None:
@@ -2085,7 +2087,14 @@ def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int | 
             needs = vm.link(isa)
         except (RuntimeError, ValueError, OSError) as exc:
             return Outcome("harness", f"building mathlib's vector libm failed: {exc}", "", time.monotonic() - t0)
-        cflags = (*FUZZ_CFLAGS, *FUZZ_VECTOR_CFLAGS)
+        (wd / "vector.c").write_text(res.text)
+        strict = [*isa.cc, *COMPILE_FLAGS, *isa.cflags, *FUZZ_CFLAGS, *FUZZ_VECTOR_CFLAGS, f"-I{wd}", "vector.c"]
+        p = subprocess.run(strict, cwd=wd, capture_output=True, text=True, errors="replace")
+        if p.returncode != 0:
+            return Outcome("build", "the vector code does not compile with -Wall -Wextra -Werror",
+                           f"$ {shlex.join(strict)}\n{p.stderr[-20000:]}\n--- vector code ---\n{res.text}",
+                           time.monotonic() - t0)
+        cflags = FUZZ_CFLAGS
         try:
             pch = precompiled_header(isa, cache_dir or wd, cflags)
         except Exception:  # only a speed-up: the harness compiles without it
