@@ -718,10 +718,14 @@ class FunctionPrinter:
         except ExpandError:
             return False
         f = vm.lookup(self.isa, call.func, rk, kinds)
-        if f is not None and f.provider == "expand" and f.masked and self.errno_watched(f.name):
+        if f is None:
+            return False
+        if f.provider == "expand" and f.masked and self.errno_watched(f.name):
             return self.vector_math_errno(call, target, m, blend, kinds, rk)
+        mark = len(self.lines)
         text = vm.call(self.isa, call.func, rk, kinds, [self.vec(a) for a in call.args], m.name if m else None)
-        if text is None:
+        if text is None:  # (the arguments' lines go too: the call per lane prints them again)
+            del self.lines[mark:]
             return False
         if m is not None and blend:
             text = self.isa.select(rk, m.name, text, target.sym.name)
