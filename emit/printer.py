@@ -932,5 +932,10 @@ class FunctionPrinter:
             else:
                 init = " = 0" if sym in early else ""
                 decls.append(f"{self.indent}{sym.type} {sym.name}{init};")
+        # A parameter the vector code does not use (the scalar code may not either, or only where the
+        # vector code needs no value from it): '(void)p;', or -Wextra warns (-Wunused-parameter).
+        code = re.sub(r"/\*.*?\*/", "", "\n".join(decls + body), flags=re.S)
+        unused = [p.name for p in fn.params if not re.search(rf"\b{re.escape(p.name)}\b", code)]
+        decls += [f"{self.indent}(void){n};" for n in unused]
         head = f"{ret} {name}({', '.join(params) or 'void'})"
         return "\n".join([head, "{", *decls, *([""] if decls else []), *body, "}"]) + "\n"
