@@ -103,6 +103,15 @@ def read_before_written(stmts: list[Stmt]) -> set[Symbol]:
     return early
 
 
+def _accessed_name(e: Expr) -> str:
+    """The name of what a memory access reads: its last member, else its array or pointer variable."""
+    while isinstance(e, (Index, Member)):
+        if isinstance(e, Member):
+            return e.name
+        e = e.base
+    return e.sym.name.strip("_") if isinstance(e, Var) else "mem"
+
+
 class FunctionPrinter:
     def __init__(self, isa, lin: Linear, shapes: Shapes, prefix: str, expandable: set[str]) -> None:
         self.isa = isa
@@ -305,7 +314,7 @@ class FunctionPrinter:
                     v = self.vec(idx)
                     if self.cur_mask is not None:
                         v = self.isa.select(ik, self.cur_mask.name, v, self.isa.splat(ik, "0"))
-                    name = self.fresh(f"{cexpr(n.base).split('.')[-1].split('[')[0].strip('_')}_idx")
+                    name = self.fresh(f"{_accessed_name(n.base)}_idx")
                     self.lines.append(f"{self.indent}{self.isa.vtype(ik)} {name} = {v};")
                     binds[key] = (name, ik)
                 name, ik = binds[key]
