@@ -28,7 +28,7 @@ from .inline import inline_module
 from .ir import MASK, Binary, Call, Const, Coord, Function, Module, Symbol, Var, flatten, stmt_exprs, walk_stmts
 from .local_arrays import local_arrays
 from .loops import canonicalize_loops
-from .lower import NameMaker, lower_function
+from .lower import NameMaker, gang_subscripts, lower_function
 from .mathcalls import rewrite_math_calls
 from .pointer_locals import pointer_locals
 from .shape import analyze
@@ -140,6 +140,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
     for name in roots:
         fn = mod.functions[name]
         trips = trip_params(fn)
+        gang_subscripts(fn)
         track_globals(fn, mod, expandable)
         consts = comparison_constants(fn)
         fold_constants(fn)
