@@ -1167,7 +1167,7 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
         # The generated code is held to -Wall -Werror, not the user's headers it includes (as system
         # headers: no warnings from them), nor the user's own sources (compiled without -Werror).
         sys_cpp = [f"-isystem{d}" for d in [*include_dirs, *src_dirs]] + macros
-        scalar_base = [f for f in base if f != "-Werror"]
+        scalar_base = _scalar_flags(base)
         objs: list[str] = []
         try:
             for n, src in enumerate([*scalar_sources, *link_files]):
@@ -1337,7 +1337,7 @@ def _ub_probe(inputs: list[str], isa: IsaLike, wd: Path, base: list[str], scalar
                 objs.append(str(src))
                 continue
             obj = wd / f"ub{n}_{src.stem}.o"
-            _run(base + scalar_cflags + cpp + [UBSAN, "-c", str(src), "-o", str(obj)],
+            _run(_scalar_flags(base) + scalar_cflags + cpp + [UBSAN, "-c", str(src), "-o", str(obj)],
                  f"compiling {src} with -fsanitize=undefined", wd, COMPILE_TIMEOUT)
             objs.append(str(obj))
         exe = wd / "harness_ub"
@@ -1355,6 +1355,13 @@ def _ub_probe(inputs: list[str], isa: IsaLike, wd: Path, base: list[str], scalar
     except (_BuildError, OSError, subprocess.TimeoutExpired):
         return []
     return out
+
+
+def _scalar_flags(base: list[str]) -> list[str]:
+    """The flags for the scalar sources: without -Werror (the user's code), and without -fopenmp-simd,
+    with which GCC would make vector clones of a function declared '#pragma omp declare simd', under
+    the names the vector file's --abi entry points have (the pragma is then an unknown one)."""
+    return [f for f in base if f not in ("-Werror", "-fopenmp-simd")] + ["-Wno-unknown-pragmas"]
 
 
 def _dedupe_paths(ps: Iterable[Path]) -> list[Path]:
