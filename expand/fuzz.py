@@ -68,11 +68,17 @@ FUZZ_CFLAGS = ("-frounding-math",)
 # Elsewhere the -O2 reference stays (on ppc64le an -O0 reference rounds some int64 to
 # float conversions differently by one ulp: CI programs 20240601-27 and -146, not yet understood).
 FUZZ_SCALAR_CFLAGS = {"avx512": ("-O0",)}
+# The vector code's uniform scalar code can hold the same two conversions (since expand folds more of
+# the scalar code: tests/fuzz_regressions/avx512_unsigned_convert_cse.c, `cond = (0.0f + (float)(uint64_t)v5)
+# != (float)(unsigned)v5`, v5 = -7, came out 0 in the harness at -O2, failing that test on AVX-512 hosts):
+# the vector code on AVX-512 is compiled without the passes that merge them (GCSE and the CSE reruns).
+FUZZ_VECTOR_ISA_CFLAGS = {"avx512": ("-fno-gcse", "-fno-cse-follow-jumps", "-fno-rerun-cse-after-loop")}
 #: The vector code compiles with -Wall -Wextra -Werror (checked on its own: the harness that includes it
-#: is held to -Wall -Werror), and so does the generated program (verify compiles scalar sources
-#: without -Werror).
+#: is held to -Wall -Werror). The program itself compiles with -Wall -Werror (verify compiles scalar
+#: sources without -Werror); the generator makes them -Wextra-clean too (``quiet``), but a program
+#: written by hand or by an older expand-fuzz may not be.
 FUZZ_VECTOR_CFLAGS = ("-Wextra", "-fsyntax-only")
-FUZZ_PROGRAM_CFLAGS = ("-Wextra", "-Werror")
+FUZZ_PROGRAM_CFLAGS = ("-Werror",)
 #: Seconds a program's verification may run (qemu included) before it is a failure.
 FUZZ_RUN_TIMEOUT = 300
 
@@ -2094,7 +2100,7 @@ def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int | 
             return Outcome("build", "the vector code does not compile with -Wall -Wextra -Werror",
                            f"$ {shlex.join(strict)}\n{p.stderr[-20000:]}\n--- vector code ---\n{res.text}",
                            time.monotonic() - t0)
-        cflags = FUZZ_CFLAGS
+        cflags = (*FUZZ_CFLAGS, *FUZZ_VECTOR_ISA_CFLAGS.get(isa.name, ()))
         try:
             pch = precompiled_header(isa, cache_dir or wd, cflags)
         except Exception:  # only a speed-up: the harness compiles without it

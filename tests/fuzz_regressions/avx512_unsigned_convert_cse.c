@@ -6,7 +6,11 @@
    one instruction per unsigned-to-float conversion (vcvtusi2ssq, vcvtusi2ssl); -frounding-math
    keeps them unfolded, and RTL CSE/GCSE, which see the constant -7 with no mode, merge the two.
    The scalar reference skipped `return log_u32(7, 0u)` for every x >= 1; the vector code was right.
-   Fixed in the fuzzer: the scalar reference is compiled at -O0 (FUZZ_SCALAR_CFLAGS). */
+   Fixed in the fuzzer: the scalar reference is compiled at -O0 (FUZZ_SCALAR_CFLAGS). Since expand
+   folds the helper call into uniform scalar code of the vector function, the vector code holds the
+   same two conversions (`cond = (0.0f + (float)((uint64_t)v5)) != (float)((unsigned)v5 + ...)`) and
+   the harness at -O2 merged them too: the fuzzer compiles the vector code for AVX-512 without GCSE
+   and the CSE reruns (FUZZ_VECTOR_ISA_CFLAGS), which gives the right 1. */
 #include <stdint.h>
 #include <math.h>
 #include "fuzz_log.h"
