@@ -669,6 +669,32 @@ def render_func(fn: Func, out: list[str], pragma: str = "") -> None:
     out.append("}")
 
 
+def _sites(stmts: list[Stmt], in_loop: bool, out: dict[str, bool]) -> None:
+    """Call sites (log calls' site texts, helper calls' site arguments) -> whether inside a loop."""
+    for s in stmts:
+        for e in stmt_exprs(s):
+            for n in walk_expr(e):
+                if isinstance(n, Call) and n.site is not None:
+                    out[n.site] = out.get(n.site, False) or in_loop or isinstance(s, Loop)
+        for lst in child_lists(s):
+            _sites(lst, in_loop or isinstance(s, Loop), out)
+
+
+def loop_sites(p: Program) -> list[int]:
+    """The call sites the program reaches in loops (the helper's: all of a call in a loop, or in its loops)."""
+    mine: dict[str, bool] = {}
+    _sites(p.f.body, False, mine)
+    out = {int(s) for s, looped in mine.items() if looped and s.isdigit() and int(s) < 100}
+    if p.helper is not None:
+        inner: dict[str, bool] = {}
+        _sites(p.helper.body, False, inner)
+        offsets = {int(s.split("+")[1]): looped for s, looped in inner.items() if s.startswith("site + ")}
+        for s, looped in mine.items():
+            if s.isdigit() and int(s) >= 100:  # a call of the helper: its sites are s + k
+                out |= {int(s) + k for k, inner_looped in offsets.items() if looped or inner_looped}
+    return sorted(out)
+
+
 def _tables_used(p: Program) -> list[Table]:
     names: set[str] = set()
     for fn in (p.f, p.helper):
@@ -687,6 +713,9 @@ def render(p: Program) -> str:
         out.append(f"/* expand-fuzz: options {opts} */")
     if p.may_refuse:
         out.append("/* expand-fuzz: may-refuse shared-store */")
+    looped = loop_sites(p)
+    if looped:  # (verify matches their calls to lanes by value: see verify's _LOG_CODE)
+        out.append(f"/* expand-fuzz: loop-sites {','.join(map(str, looped))} */")
     if p.math:
         out.append("#define _GNU_SOURCE")
     out.append("#include <stdint.h>")
@@ -1975,6 +2004,11 @@ def expected_error(text: str) -> str | None:
     return m.group(1) if m else None
 
 
+def loop_sites_of(text: str) -> list[int]:
+    m = re.search(r"expand-fuzz: loop-sites ([\d,]+)", text)
+    return [int(x) for x in m.group(1).split(",")] if m else []
+
+
 def may_refuse(text: str) -> str | None:
     m = re.search(r"/\* expand-fuzz: may-refuse (\S+) \*/", text)
     return m.group(1) if m else None
@@ -2111,7 +2145,8 @@ def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int | 
         rep = verify(scalar_sources=[src], scalar_name=e.scalar_name, vector_c=res.text, bounds=bounds,
                      vector_name=e.vector_name, params=verify_params(e.params), ret=e.ret, isa=isa,
                      link_files=[log_obj, *needs.link_files], libs=[*needs.libs, "m", *(["ubsan"] if sanitize else [])],
-                     constants=e.constants, n_random=n_random, seed=seed, call_log=True, nan_bits=False, pch=pch,
+                     constants=e.constants, n_random=n_random, seed=seed, call_log=True,
+                     call_log_loose=loop_sites_of(text), nan_bits=False, pch=pch,
                      cflags=cflags, scalar_cflags=(*FUZZ_SCALAR_CFLAGS.get(isa.name, ()), *FUZZ_PROGRAM_CFLAGS,
                                                    *(UBSAN if sanitize else ())),
                      global_vars=[(g.name, g.type) for g in e.globals], timeout=FUZZ_RUN_TIMEOUT,

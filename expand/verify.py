@@ -438,13 +438,19 @@ def _plan_varying(value_types: list[CType], lanes: int, constants: Sequence[int 
 LOG_MAX = 1 << 16
 
 # The call log. The vector code calls a non-expandable function once per active lane, lanes in
-# increasing order, for each call site (and, in a loop, for each iteration). So each vector record of
-# site s (a number the callee records) is attributed to the lane that still has an unmatched scalar
-# record of s and has had the fewest of its s records matched so far, the lowest such lane on ties:
-# without loops, where a site is reached at most once per scalar call, the vector records of s
-# belong to the lanes whose scalar run recorded s, in lane order. Every lane's records, taken in
+# increasing order, for each call site (and, in a loop, for each iteration). The vector records are
+# attributed to lanes in vector order, each lane's scalar records taken in their order: a record of
+# site s goes to the lowest lane whose next scalar record is of site s (without loops, where a site
+# is reached at most once per scalar call, the vector records of s belong to the lanes whose scalar
+# run recorded s, in lane order), and must have its value. In a loop the lanes reach a site in
+# different iterations, so that lane order holds within each round of calls only: the records of
+# the sites ``verify(call_log_loose=...)`` names (the sites in loops) go to the lowest lane whose next
+# scalar record is that record, site and value, another such lane where the first choice leaves
+# records no lane accounts for (a search over those choices). Every lane's records, taken in
 # vector order, must then equal its scalar run's records: same calls, same arguments, same order.
-# A vector record no lane accounts for makes every lane of the gang differ.
+# Where no attribution does, lanes are given records as before this search (a record to the lane
+# that has had the fewest records of its site so far) to show the difference; a vector record no
+# lane accounts for makes every lane of the gang differ.
 _LOG_CODE = r"""
 #define VFY_LOG_MAX %(max)dU
 static int vfy_log_site[VFY_LOG_MAX];
@@ -462,7 +468,67 @@ void vfy_log_record(int site, uint64_t bits) {
     vfy_log_n++;
 }
 
+static unsigned vfy_log_next[VFY_L];
+
+/* The lowest lane from `from` on whose next scalar record may be vector record i, or -1. */
+static int vfy_log_lane_for(unsigned i, int from) {
+    int s = vfy_log_site[i], loose = vfy_log_loose(s);
+    for (int l = from; l < VFY_L; l++) {
+        unsigned j = vfy_log_next[l];
+        if (j < vfy_log_mark[l + 1] && vfy_log_site[j] == s && (!loose || vfy_log_val[j] == vfy_log_val[i]))
+            return l;
+    }
+    return -1;
+}
+
+/* Attribute records [vs, ve) so that every lane's are its scalar records (loose sites by value, with a
+   bounded search over their choices); 1 if that works, values of the other sites compared into vfy_log_bad. */
+static int vfy_log_attribute(unsigned vs, unsigned ve) {
+    unsigned long budget = 20000000;  /* steps, forward and back */
+    for (int l = 0; l < VFY_L; l++) vfy_log_next[l] = vfy_log_mark[l];
+    unsigned i = vs;
+    for (;;) {
+        int l = -1, done = i == ve;
+        if (done) {
+            done = 1;
+            for (int k = 0; k < VFY_L; k++) done &= vfy_log_next[k] == vfy_log_mark[k + 1];
+            if (done) break;
+        } else {
+            l = vfy_log_lane_for(i, 0);
+        }
+        if (l >= 0) {
+            if (budget-- == 0) return 0;
+            vfy_log_lane[i] = l;
+            vfy_log_next[l]++;
+            i++;
+            continue;
+        }
+        for (;;) {  /* back to the latest choice of a loose site that has another lane */
+            if (i == vs || budget-- == 0) return 0;
+            i--;
+            int p = vfy_log_lane[i];
+            vfy_log_next[p]--;
+            if (!vfy_log_loose(vfy_log_site[i])) continue;
+            l = vfy_log_lane_for(i, p + 1);
+            if (l >= 0) {
+                vfy_log_lane[i] = l;
+                vfy_log_next[l]++;
+                i++;
+                break;
+            }
+        }
+    }
+    for (int l = 0; l < VFY_L; l++) vfy_log_next[l] = vfy_log_mark[l];
+    for (unsigned k = vs; k < ve; k++) {
+        int l = vfy_log_lane[k];
+        if (vfy_log_val[vfy_log_next[l]++] != vfy_log_val[k]) vfy_log_bad[l] = 1;
+    }
+    return 1;
+}
+
 static void vfy_log_check(unsigned vs, unsigned ve) {
+    for (int l = 0; l < VFY_L; l++) vfy_log_bad[l] = vfy_log_lost != 0;
+    if (!vfy_log_lost && vfy_log_attribute(vs, ve)) return;
     for (int l = 0; l < VFY_L; l++) vfy_log_bad[l] = vfy_log_lost != 0;
     for (unsigned i = vs; i < ve; i++) {
         int s = vfy_log_site[i], lane = -1;
@@ -604,7 +670,8 @@ static void vfy_on_signal(int sig) {
 
 
 def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: list[Param], ret: CType,
-             isa: IsaLike, plan: _Plan, seed: int, call_log: bool = False, nan_bits: bool = True,
+             isa: IsaLike, plan: _Plan, seed: int, call_log: bool = False, loose_sites: Sequence[int] = (),
+             nan_bits: bool = True,
              ulp_bound: int | None = None, scalar_symbol: str | None = None,
              bounds: dict[str, tuple[int, int]] | None = None,
              observed: Sequence[tuple[str, CType]] = (), time_limit: int = 0) -> str:
@@ -672,6 +739,9 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
       "    else printf(\"0x%0*llx (%llu)\", 2 * size, (unsigned long long)b, (unsigned long long)b);\n"
       "}\n\n")
     if call_log:
+        cases = "".join(f" case {s}:" for s in sorted(set(loose_sites)))
+        w(f"static int vfy_log_loose(int s) {{\n    switch (s) {{{cases} return 1; default: return 0; }}\n}}\n"
+          if cases else "static int vfy_log_loose(int s) { (void)s; return 0; }\n")
         w(_LOG_CODE % {"max": LOG_MAX})
     if observed:
         w(_ERRNO_CODE)
@@ -1065,14 +1135,16 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
            defines: Sequence[str] = (), undefs: Sequence[str] = (), link_files: Sequence[Path] = (),
            libs: Sequence[str] = ("m",), constants: Sequence[int | float] = (), n_random: int = 100_000,
            seed: int = 1, workdir: Path | None = None, keep: bool = False,
-           call_log: bool = False, nan_bits: bool = True, pch: Path | None = None,
+           call_log: bool = False, call_log_loose: Sequence[int] = (), nan_bits: bool = True,
+           pch: Path | None = None,
            ulp_bound: int | None = None, cflags: Sequence[str] = (),
            scalar_cflags: Sequence[str] = (), scalar_static: bool = False,
            bounds: dict[str, tuple[int, int]] | None = None, global_vars: Sequence[tuple[str, CType]] = (),
            errno: bool | None = None, timeout: float = VERIFY_TIMEOUT) -> VerifyReport:
     """Compare ``scalar_name`` (from ``scalar_sources``) with ``vector_name`` (in ``vector_c``) bit for bit.
 
-    ``call_log``: also compare the calls recorded with ``vfy_log_record`` (see the module docstring).
+    ``call_log``: also compare the calls recorded with ``vfy_log_record`` (see the module docstring);
+    ``call_log_loose``: the sites called in loops, whose lanes' rounds of calls interleave (see ``_LOG_CODE``).
     ``nan_bits=False``: a NaN result matches any NaN (for code whose NaN signs and payloads C leaves
     open: which operand's NaN an operation returns, and so its sign, depends on how the compiler
     orders commutative operands).
@@ -1134,6 +1206,7 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
     harness_c = _harness(vector_file="vector.c", scalar_name=scalar_name, vector_name=vector_name,
                          scalar_symbol=f"vfy_static_{scalar_name}" if scalar_static else None, bounds=bounds,
                          params=params, ret=ret, isa=isa, plan=plan, seed=seed, call_log=call_log,
+                         loose_sites=call_log_loose,
                          nan_bits=nan_bits, ulp_bound=ulp_bound,
                          observed=([("errno", Int(32, True))] if (ulp_bound is None if errno is None else errno)
                                    else []) + [(n, strip_spelling(t)) for n, t in global_vars if n != "errno"],

@@ -191,6 +191,53 @@ def test_call_log_catches_wrong_calls(tmp_path: Path, vector: str) -> None:
     assert "return: same" in rep.details  # the returned values are right: only the log tells
 
 
+LOOP_SCALAR = LOG_PRELUDE + """int g(int x) {
+    int r = 0;
+    for (int i = 0; i < 3; i++)
+        if ((x >> i) & 1)
+            r += log_i32(1, x + i);
+    return r;
+}
+"""
+# What expand generates: per iteration, the active lanes in order. Lane 0 may call in iterations 1 and 2
+# and lane 1 in iteration 0: the records are not in rounds of all lanes that call at the site.
+LOOP_VECTOR_RIGHT = """
+__m128i v_g(__m128i x) {
+    int32_t xs[4], r[4] = {0};
+    _mm_storeu_si128((__m128i *)xs, x);
+    for (int i = 0; i < 3; i++)
+        for (int l = 0; l < 4; l++)
+            if ((xs[l] >> i) & 1) r[l] += log_i32(1, xs[l] + i);
+    return _mm_loadu_si128((__m128i *)r);
+}
+"""
+# Each lane's calls in its own order still: iteration 2 before iteration 1 in every lane.
+LOOP_VECTOR_WRONG = LOOP_VECTOR_RIGHT.replace("for (int i = 0; i < 3; i++)", "for (int i = 0; i < 3; i++) {\n"
+                                              "        int k = i == 1 ? 2 : i == 2 ? 1 : 0;").replace(
+    "r[l] += log_i32(1, xs[l] + i);", "r[l] += log_i32(1, xs[l] + k);\n    }").replace("(xs[l] >> i)", "(xs[l] >> k)")
+
+
+@pytest.mark.parametrize("loose", [True, False], ids=["loop-site", "as-without-loops"])
+def test_call_log_in_loops(tmp_path: Path, loose: bool) -> None:
+    """Calls in a loop, where lanes call in different iterations: attributed by value at the sites
+    named loose (expand-fuzz names the sites in loops), in lane rounds elsewhere, which misattributes."""
+    write_support(tmp_path)
+    src = tmp_path / "g.c"
+    src.write_text(LOOP_SCALAR)
+
+    def run(vector: str):
+        return verify(scalar_sources=[src], scalar_name="g", vector_c=LOG_PRELUDE + vector, vector_name="v_g",
+                      params=[Param("x", INT)], ret=INT, isa=_StandInSse41(), link_files=[tmp_path / "fuzz_log.c"],
+                      n_random=2000, call_log=True, call_log_loose=[1] if loose else [])
+
+    rep = run(LOOP_VECTOR_RIGHT)
+    assert rep.ok == loose, rep.details
+    if not loose:
+        assert "calls: DIFFER" in rep.details and "return: same" in rep.details
+    rep = run(LOOP_VECTOR_WRONG)
+    assert not rep.ok and "calls: DIFFER" in rep.details, rep.summary
+
+
 def test_call_log_off_ignores_calls(tmp_path: Path) -> None:
     write_support(tmp_path)
     src = tmp_path / "g.c"
