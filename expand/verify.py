@@ -291,7 +291,7 @@ def _is_nan(t: CType, bits: str) -> str:
 #: C of the ULP distance (``verify(ulp_bound=...)``): NaN matches NaN, an infinity only itself, +0 and
 #: -0 are 1 apart; otherwise the number of floats (doubles) between the two values, counting zero once.
 _ULP_CODE = r"""
-static uint64_t vfy_ulp(int size, uint64_t a, uint64_t b) {
+__attribute__((unused)) static uint64_t vfy_ulp(int size, uint64_t a, uint64_t b) {
     uint64_t sign = size == 4 ? 0x80000000ULL : 0x8000000000000000ULL;
     uint64_t mag = sign - 1, inf = size == 4 ? 0x7f800000ULL : 0x7ff0000000000000ULL;
     int an = (a & mag) > inf, bn = (b & mag) > inf;
@@ -305,7 +305,7 @@ static uint64_t vfy_ulp(int size, uint64_t a, uint64_t b) {
 }
 static uint64_t vfy_maxulp;
 /* the ULP distance of a and b, kept in vfy_maxulp when larger (UINT64_MAX: not comparable) */
-static uint64_t vfy_ulp_seen(int size, uint64_t a, uint64_t b) {
+__attribute__((unused)) static uint64_t vfy_ulp_seen(int size, uint64_t a, uint64_t b) {
     uint64_t d = vfy_ulp(size, a, b);
     if (d > vfy_maxulp) vfy_maxulp = d;
     return d;
@@ -1149,7 +1149,8 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
     open: which operand's NaN an operation returns, and so its sign, depends on how the compiler
     orders commutative operands).
     ``pch``: a header made by ``precompiled_header`` for this ISA, force-included in the harness (it
-    only saves the compiler from parsing the intrinsics headers again; a stale one is ignored).
+    only saves the compiler from parsing the intrinsics headers again; a stale one is ignored, and so is
+    any where ``vector_c`` defines a feature-test macro such as _GNU_SOURCE).
     ``ulp_bound``: ULP mode, for vector code calling a vector math library that changes results
     (libmvec, SLEEF): a float result (or float behind a pointer) matches when within ``ulp_bound``
     units in the last place of the scalar one (NaN matches NaN, an infinity only itself, +0 and -0
@@ -1252,7 +1253,10 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
                 _run(scalar_base + list(scalar_cflags) + cpp + ["-c", str(src), "-o", str(obj)], f"compiling {src}", wd,
                      COMPILE_TIMEOUT)
                 objs.append(str(obj))
-            force = ["-include", str(pch)] if pch is not None else []
+            # (not where the vector file defines a feature-test macro before its #includes, _GNU_SOURCE
+            # for nextupf: the precompiled headers were read without it, and decide what math.h declares)
+            feature = re.search(r"^\s*#\s*define\s+_\w*_SOURCE\b", vector_c, re.M)
+            force = ["-include", str(pch)] if pch is not None and not feature else []
             _run(base + sys_cpp + force + ["-c", "harness.c", "-o", "harness.o"],
                  "compiling the harness (with the vector file)", wd, COMPILE_TIMEOUT)
             exe = wd / "harness"
