@@ -3,6 +3,7 @@ reads like the source: ``ix = asuint(x)`` prints as one bit cast of ``x``, not f
 
 from __future__ import annotations
 
+from .fold import fold_bit_compare
 from .ir import (
     Assign,
     BreakIf,
@@ -144,10 +145,10 @@ def _reads(s: Stmt) -> list[Expr]:
 
 
 def _subst(s: Stmt, t: Symbol, value: Expr) -> None:
-    def f(n: Expr) -> Expr:
+    def f(n: Expr) -> Expr:  # (a switch's value into its case tests: '(n & 3) == 5' is never true, and gcc says so)
         if isinstance(n, Var) and n.sym is t:
             return value
-        return n
+        return fold_bit_compare(n)
     if isinstance(s, Assign):
         s.value = map_expr(s.value, f)
         if not isinstance(s.target, Var):
