@@ -2,13 +2,33 @@
 
 ``generate(seed)`` writes a reproducible random C function ``f`` (same seed, same text) free of
 undefined behaviour: signed arithmetic wraps through the unsigned type, shift counts are masked,
-divisions are guarded (no ``/ 0``, no ``INT_MIN / -1``), floats become integers only after a range
-check. It mixes int/unsigned/int64_t/uint64_t/float/double, casts and implicit conversions, punning
-unions, nested if/else, ``?:``, ``&&``/``||``, early returns, a ``static`` helper (inlined by expand)
-and calls of the non-expandable ``log_T(site, value)`` functions of ``fuzz_log.c``, which record
-every call. ``check_source`` expands ``f`` in-process and verifies it with ``expand.verify`` in
-call-log mode: return values bit for bit *and*, for each input, the same calls with the same
-arguments in the same order in the scalar run and in that input's lane of the vector run.
+divisions are guarded (no ``/ 0``, no ``INT_MIN / -1``), indexes are masked into their arrays, loops
+are counted (at most 8 trips, 4 nested), floats become integers only after a range check. It mixes
+int/unsigned/int64_t/uint64_t/float/double and the narrow types (char, signed and unsigned char,
+short, unsigned short, their stdint spellings, _Bool) with their promotions, casts and implicit
+conversions, punning unions, nested if/else, ``?:``, ``&&``/``||``, ``for`` (up and down, counters of
+several types), ``while`` and ``do`` loops, nested, with ``break``, ``continue`` and ``return``
+inside, ``switch`` with fall-through, early returns, a ``static`` helper (inlined by expand, loops
+included), pointer parameters (a varying one: the lane's own element; uniform ones: read at
+consecutive, uniform and varying indexes, written at ``out[i]`` with ``i`` linear, one scatter),
+file-scope tables (one and two dimensions), local arrays, every function of mathlib's vector libm
+and more of libm, float->int conversions under the program's own range checks (the vector code
+converts every lane, NaN and out-of-range ones too), and calls of the non-expandable
+``log_T(site, value)`` functions of ``fuzz_log.c``, which record every call.
+
+Each program also draws how it is expanded (``Modes``: ``--lanes`` 1x/2x/4x, ``--boscc``, ``--abi``,
+``--wrapper array``, ``--vector-math`` expand/none/sleef/libmvec, the clang frontend, and its
+parameters' shapes, given as options or by ``#pragma omp declare simd``), written in an ``options``
+comment line that ``check_source`` reads (an ISA without the option gets the default:
+``setting``). With libmvec or SLEEF, whose results differ by a few ULP, only exact functions feed
+anything; an inexact one may make the returned value (verify's ULP mode).
+
+``check_source`` expands ``f`` in-process, checks that the vector code compiles with -Wall -Wextra
+-Werror and verifies it with ``expand.verify`` in call-log mode: return values and memory bit for
+bit *and*, for each input, the same calls with the same arguments in the same order in the scalar
+run and in that input's lane of the vector run (at the ``loop-sites`` a program names, calls are
+matched to lanes by value). The programs compile with -Wall -Wextra -Werror themselves: what gcc's
+front end would still warn about (``quiet``) is drawn again.
 
 NaNs: which operand's NaN an operation returns (so its sign and payload) is the C compiler's choice
 (gcc orders the operands of commutative operations as it likes, and x86 returns the first NaN), so
@@ -17,15 +37,19 @@ computed NaN stored to a union's float member is made the quiet NaN before the i
 NaN inputs copied unchanged keep their bits, and everything else is compared bit for bit.
 
 A few percent of the programs carry a construct expand must refuse (a written local ``static``,
-``volatile``, inline assembly): for those the diagnostic is the expected outcome. Loops with small data-dependent
-per-lane trip counts, ``break`` and ``continue`` are on by default (``--no-loops`` turns them off).
+``volatile``, inline assembly): for those the diagnostic is the expected outcome. Programs with a
+scatter (a store through a uniform pointer) may get expand's diagnostic about lane order instead
+(``may-refuse``): counted by message, not failures (``REFUSALS``). ``--without FEATURE,...`` leaves
+features out (``FEATURES``; ``--no-loops`` is ``--without loops``).
 
 ``expand-fuzz --count N --isa X --seed S [--out DIR] [--random R]`` checks N programs (on 2
 processes), delta-debugs the first failure of each kind down to a small program written to DIR
 with a README line telling how to reproduce it, prints ``expand-fuzz: N programs, M mismatches,
-C crashes, T s`` and exits 1 if anything failed (crashes: tracebacks, unexpected or missing
-diagnostics, vector code that does not compile, harnesses that die). ``expand-fuzz --replay
-FILE.c`` checks a written program again; ``--print`` shows the programs of a seed.
+C crashes (T tracebacks, W -Werror), R refused, D planted diagnostics, T s`` and a line per kind of
+failure and per refusal message, and exits 1 if anything failed (crashes: tracebacks, unexpected or
+missing diagnostics, vector code that does not compile, harnesses that die, scalar code with
+undefined behaviour). ``expand-fuzz --replay FILE.c`` checks a written program again; ``--print``
+shows the programs of a seed.
 """
 
 from __future__ import annotations
