@@ -144,6 +144,9 @@ def test_modes_round_trip_and_fall_back() -> None:
     assert "--uniform n,tab --linear i" in s.command("avx2", "p.c")
     s = fuzz.setting(m, "altivec")  # no ABI there, SLEEF only on the host: the defaults
     assert (s.lanes, s.abi, s.vector_math) == (8, False, "expand")
+    m.lanes = 4  # (AVX-512 gangs have 16 or 32 lanes: 4x falls back to 2x there)
+    assert [fuzz.setting(m, isa).lanes for isa in ("sse4.1", "avx2", "avx512", "altivec")] == [16, 32, 32, 16]
+    m.lanes = 2
     m.pragma = True  # shapes from the program's #pragma omp declare simd
     assert "uniform=" not in m.text() and fuzz.setting(m, "neon").shapes == {}
     with pytest.raises(ValueError):

@@ -26,9 +26,11 @@ anything; an inexact one may make the returned value (verify's ULP mode).
 ``check_source`` expands ``f`` in-process, checks that the vector code compiles with -Wall -Wextra
 -Werror and verifies it with ``expand.check.verify`` in call-log mode: return values and memory bit for
 bit *and*, for each input, the same calls with the same arguments in the same order in the scalar
-run and in that input's lane of the vector run (at the ``loop-sites`` a program names, calls are
-matched to lanes by value). The programs compile with -Wall -Wextra -Werror themselves: what gcc's
-front end would still warn about (``quiet``) is drawn again.
+run and in that input's lane of the vector run. A call in a loop names its iteration in its site
+argument (``site + 1024 * i``: ``tag_sites``), so the vector code's calls of one site and iteration are
+the lanes' in lane order; programs written before that name their ``loop-sites``, whose calls are
+matched to lanes by value with a search. The programs compile with -Wall -Wextra -Werror themselves:
+what gcc's front end would still warn about (``quiet``) is drawn again.
 
 NaNs: which operand's NaN an operation returns (so its sign and payload) is the C compiler's choice
 (gcc orders the operands of commutative operations as it likes, and x86 returns the first NaN), so
@@ -178,6 +180,7 @@ class Call(Expr):
     args: list[Expr] = field(default_factory=list)
     site: str | None = None
     site_first: bool = True
+    tag: str = ""  # the iteration of the loops around the call, added to its site (set by ``render``)
 
 
 @dataclass(eq=False)
@@ -410,7 +413,8 @@ def expr_text(e: Expr) -> str:
     if isinstance(e, Call):
         args = [expr_text(a) for a in e.args]
         if e.site is not None:
-            args = [e.site, *args] if e.site_first else [*args, e.site]
+            site = e.site + e.tag
+            args = [site, *args] if e.site_first else [*args, site]
         return f"{e.func}({', '.join(args)})"
     if isinstance(e, Elem):
         if not e.indexes:
@@ -647,30 +651,37 @@ def render_func(fn: Func, out: list[str], pragma: str = "") -> None:
     out.append("}")
 
 
-def _sites(stmts: list[Stmt], in_loop: bool, out: dict[str, bool]) -> None:
-    """Call sites (log calls' site texts, helper calls' site arguments) -> whether inside a loop."""
-    for s in stmts:
-        for e in stmt_exprs(s):
-            for n in walk_expr(e):
-                if isinstance(n, Call) and n.site is not None:
-                    out[n.site] = out.get(n.site, False) or in_loop or isinstance(s, Loop)
-        for lst in child_lists(s):
-            _sites(lst, in_loop or isinstance(s, Loop), out)
+#: A call's site in a loop also names the iteration (``tag_sites``): site + SITE_STEP * (counters, one
+#: base-16 digit per loop: f's two levels, then the helper's one). Sites themselves stay below SITE_STEP.
+SITE_STEP = 1024
+LOOP_DIGITS = {"f": 2, "h": 1}
 
 
-def loop_sites(p: Program) -> list[int]:
-    """The call sites the program reaches in loops (the helper's: all of a call in a loop, or in its loops)."""
-    mine: dict[str, bool] = {}
-    _sites(p.f.body, False, mine)
-    out = {int(s) for s, looped in mine.items() if looped and s.isdigit() and int(s) < 100}
+def tag_sites(p: Program) -> None:
+    """Give each call with a site in a loop its iteration (``Call.tag``): the counters of the loops around
+    it (each below 16, every counter taking one value per iteration), so a lane makes each (site, tag)
+    call at most once per call of f. A call the vector code makes for several lanes is then theirs in
+    lane order, as at a site outside loops: verify's call log needs no search (see the call log section
+    of verify's harness.c), which calls in loops with a small set of values made slow or wrong."""
+    def walk(stmts: list[Stmt], loops: list[Loop], first: int, digits: int) -> None:
+        if len(loops) > digits:
+            raise AssertionError(f"more than {digits} nested loops: their iterations do not fit a site")
+        tag = "".join(f" + {SITE_STEP * 16 ** (first + j)} * {lp.var if lp.ctype == 'int' else f'(int){lp.var}'}"
+                      for j, lp in enumerate(loops))
+        for st in stmts:
+            for e in stmt_exprs(st):
+                for n in walk_expr(e):
+                    if isinstance(n, Call) and n.site is not None:
+                        n.tag = tag
+            if isinstance(st, Loop) and any(isinstance(n, Call) and n.site is not None
+                                            for e in stmt_exprs(st) for n in walk_expr(e)):
+                raise AssertionError("a call in a loop's test: one site for every iteration")
+            for lst in child_lists(st):
+                walk(lst, [*loops, st] if isinstance(st, Loop) else loops, first, digits)
+
+    walk(p.f.body, [], 0, LOOP_DIGITS["f"])
     if p.helper is not None:
-        inner: dict[str, bool] = {}
-        _sites(p.helper.body, False, inner)
-        offsets = {int(s.split("+")[1]): looped for s, looped in inner.items() if s.startswith("site + ")}
-        for s, looped in mine.items():
-            if s.isdigit() and int(s) >= 100:  # a call of the helper: its sites are s + k
-                out |= {int(s) + k for k, inner_looped in offsets.items() if looped or inner_looped}
-    return sorted(out)
+        walk(p.helper.body, [], LOOP_DIGITS["f"], LOOP_DIGITS["h"])
 
 
 def _tables_used(p: Program) -> list[Table]:
@@ -691,9 +702,7 @@ def render(p: Program) -> str:
         out.append(f"/* expand-fuzz: options {opts} */")
     if p.may_refuse:
         out.append("/* expand-fuzz: may-refuse shared-store */")
-    looped = loop_sites(p)
-    if looped:  # (verify matches their calls to lanes by value: see the call log section of verify's harness.c)
-        out.append(f"/* expand-fuzz: loop-sites {','.join(map(str, looped))} */")
+    tag_sites(p)
     if p.math and re.search(r"\b(?:exp10f|nextupf|roundevenf)\(", "".join(
             expr_text(e) for fn in (p.f, p.helper) if fn for s in walk_stmts(fn.body) for e in stmt_exprs(s))):
         out.append("#define _GNU_SOURCE")  # (for GNU and TS 18661 declarations; not always: verify's pch)
@@ -2028,7 +2037,14 @@ def setting(modes: Modes, isa_name: str) -> Setting:
     vm = modes.vector_math
     if vm == "libmvec" and not isa.libmvec or vm == "sleef" and (isa.sleef_suffix is None or isa.arch != "x86_64"):
         vm = "expand"  # (SLEEF is installed for the host only)
-    return Setting(ISAS[isa_name][2] * modes.lanes, modes.boscc, modes.abi and bool(isa.abi_letter),
+    lanes = ISAS[isa_name][2] * modes.lanes
+    while lanes > isa.lanes:  # (the most the ISA's table has: AVX-512 gangs of 16 or 32 lanes)
+        try:
+            get_isa(isa_name, lanes)
+            break
+        except ValueError:
+            lanes //= 2
+    return Setting(lanes, modes.boscc, modes.abi and bool(isa.abi_letter),
                    "array" if modes.wrapper else None, vm, modes.frontend,
                    {} if modes.pragma else {**{n: "uniform" for n in modes.uniform},
                                             **{n: "linear" for n in modes.linear}})
