@@ -332,6 +332,78 @@ def test_call_log_in_loops(tmp_path: Path, loose: bool) -> None:
     assert not rep.ok and "calls: DIFFER" in rep.details, rep.summary
 
 
+TAGGED_SCALAR = LOG_PRELUDE + """int g(int x) {
+    int r = 0;
+    for (int i = 0; i < (x & 3); i++)
+        for (int j = 0; j < ((x >> (2 + i)) & 3); j++)
+            r += log_i32(1 + 1024 * i + 16384 * j, 7);
+    return r;
+}
+"""
+# The lanes in lockstep: each (i, j) round calls for the lanes still in both loops, in lane order. Every
+# call has the same value: without the iteration in the site, lane order within rounds is all there is.
+TAGGED_RIGHT = """
+__m128i v_g(__m128i x) {
+    int32_t xs[4], r[4] = {0};
+    _mm_storeu_si128((__m128i *)xs, x);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            for (int l = 0; l < 4; l++)
+                if (i < (xs[l] & 3) && j < ((xs[l] >> (2 + i)) & 3))
+                    r[l] += log_i32(1 + 1024 * i + 16384 * j, 7);
+    return _mm_loadu_si128((__m128i *)r);
+}
+"""
+# Each lane makes its calls, but its inner iterations in reverse order.
+TAGGED_WRONG = TAGGED_RIGHT.replace("log_i32(1 + 1024 * i + 16384 * j, 7)",
+                                    "log_i32(1 + 1024 * i + 16384 * (((xs[l] >> (2 + i)) & 3) - 1 - j), 7)")
+
+
+def test_call_log_with_iteration_sites(tmp_path: Path) -> None:
+    """expand-fuzz's calls in loops name their iteration in their site (``tag_sites``): the call log gives
+    the vector code's calls to the lanes in lane order, with no search, and tells a wrong order."""
+    write_support(tmp_path)
+    src = tmp_path / "g.c"
+    src.write_text(TAGGED_SCALAR)
+
+    def run(vector: str):
+        return verify(scalar_sources=[src], scalar_name="g", vector_c=LOG_PRELUDE + vector, vector_name="v_g",
+                      params=[Param("x", INT)], ret=INT, isa=_StandInSse41(), link_files=[tmp_path / "fuzz_log.c"],
+                      n_random=2000, call_log=True)
+
+    rep = run(TAGGED_RIGHT)
+    assert rep.ok, rep.details
+    rep = run(TAGGED_WRONG)
+    assert not rep.ok and "calls: DIFFER" in rep.details and "return: same" in rep.details, rep.summary
+
+
+def test_generated_calls_in_loops_name_their_iteration() -> None:
+    """Every call with a site inside loops carries the counters of all the loops around it."""
+    checked = 0
+    for i in range(60):
+        prog = generate(program_seed(4, i))
+        render(prog)  # (sets the tags)
+        for fn, first in ((prog.f, 0), (prog.helper, fuzz.LOOP_DIGITS["f"])):
+            if fn is None:
+                continue
+
+            def walk(stmts, loops, first=first):
+                nonlocal checked
+                for st in stmts:
+                    for e in fuzz.stmt_exprs(st):
+                        for n in fuzz.walk_expr(e):
+                            if isinstance(n, fuzz.Call) and n.site is not None:
+                                want = [f" + {fuzz.SITE_STEP * 16 ** (first + j)} * " for j in range(len(loops))]
+                                assert all(w in n.tag for w in want) and n.tag.count("*") == len(loops), n.tag
+                                assert all(re.search(rf"\b{lp.var}\b", n.tag) for lp in loops), n.tag
+                                checked += bool(loops)
+                    for lst in fuzz.child_lists(st):
+                        walk(lst, [*loops, st] if isinstance(st, fuzz.Loop) else loops)
+
+            walk(fn.body, [])
+    assert checked > 20
+
+
 def test_call_log_off_ignores_calls(tmp_path: Path) -> None:
     write_support(tmp_path)
     src = tmp_path / "g.c"
