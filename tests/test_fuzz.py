@@ -539,7 +539,8 @@ def test_command_line(tmp_path: Path) -> None:
     out = tmp_path / "out"
     p = subprocess.run([sys.executable, "-m", "expand.check.fuzz", "--count", "3", "--seed", "2", "--isa", "sse4.1",
                         "--out", str(out), "--no-minimize"], capture_output=True, text=True, cwd=ROOT)
-    m = re.search(r"^expand-fuzz: 3 programs, (\d+) mismatches, (\d+) crashes, [\d.]+ s$", p.stdout, re.M)
+    m = re.search(r"^expand-fuzz: 3 programs, (\d+) mismatches, (\d+) crashes \(\d+ tracebacks, \d+ -Werror\), "
+                  r"\d+ refused, \d+ planted diagnostics, [\d.]+ s$", p.stdout, re.M)
     assert m, p.stdout + p.stderr
     failed = int(m.group(1)) + int(m.group(2))
     assert p.returncode == (1 if failed else 0)
