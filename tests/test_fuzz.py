@@ -262,13 +262,14 @@ class _StandInSse41:
         return f"_mm_storeu_si128((__m128i *)({ptr}), {v})"
 
 
-def _log_verify(tmp_path: Path, vector: str):
+def _log_verify(tmp_path: Path, vector: str, scalar: str = LOG_SCALAR, call_log: bool = True, **kw):
+    """``g`` of ``scalar`` against ``v_g`` of ``vector`` (SSE4.1, x an int), in call-log mode by default."""
     write_support(tmp_path)
     src = tmp_path / "g.c"
-    src.write_text(LOG_SCALAR)
+    src.write_text(scalar)
     return verify(scalar_sources=[src], scalar_name="g", vector_c=LOG_PRELUDE + vector, vector_name="v_g",
                   params=[Param("x", INT)], ret=INT, isa=_StandInSse41(), link_files=[tmp_path / "fuzz_log.c"],
-                  n_random=2000, call_log=True)
+                  n_random=2000, call_log=call_log, **kw)
 
 
 def test_call_log_accepts_per_lane_calls(tmp_path: Path) -> None:
@@ -315,14 +316,8 @@ LOOP_VECTOR_WRONG = LOOP_VECTOR_RIGHT.replace("for (int i = 0; i < 3; i++)", "fo
 def test_call_log_in_loops(tmp_path: Path, loose: bool) -> None:
     """Calls in a loop, where lanes call in different iterations: attributed by value at the sites
     named loose (expand-fuzz names the sites in loops), in lane rounds elsewhere, which misattributes."""
-    write_support(tmp_path)
-    src = tmp_path / "g.c"
-    src.write_text(LOOP_SCALAR)
-
     def run(vector: str):
-        return verify(scalar_sources=[src], scalar_name="g", vector_c=LOG_PRELUDE + vector, vector_name="v_g",
-                      params=[Param("x", INT)], ret=INT, isa=_StandInSse41(), link_files=[tmp_path / "fuzz_log.c"],
-                      n_random=2000, call_log=True, call_log_loose=[1] if loose else [])
+        return _log_verify(tmp_path, vector, LOOP_SCALAR, call_log_loose=[1] if loose else [])
 
     rep = run(LOOP_VECTOR_RIGHT)
     assert rep.ok == loose, rep.details
@@ -362,14 +357,8 @@ TAGGED_WRONG = TAGGED_RIGHT.replace("log_i32(1 + 1024 * i + 16384 * j, 7)",
 def test_call_log_with_iteration_sites(tmp_path: Path) -> None:
     """expand-fuzz's calls in loops name their iteration in their site (``tag_sites``): the call log gives
     the vector code's calls to the lanes in lane order, with no search, and tells a wrong order."""
-    write_support(tmp_path)
-    src = tmp_path / "g.c"
-    src.write_text(TAGGED_SCALAR)
-
     def run(vector: str):
-        return verify(scalar_sources=[src], scalar_name="g", vector_c=LOG_PRELUDE + vector, vector_name="v_g",
-                      params=[Param("x", INT)], ret=INT, isa=_StandInSse41(), link_files=[tmp_path / "fuzz_log.c"],
-                      n_random=2000, call_log=True)
+        return _log_verify(tmp_path, vector, TAGGED_SCALAR)
 
     rep = run(TAGGED_RIGHT)
     assert rep.ok, rep.details
@@ -405,12 +394,7 @@ def test_generated_calls_in_loops_name_their_iteration() -> None:
 
 
 def test_call_log_off_ignores_calls(tmp_path: Path) -> None:
-    write_support(tmp_path)
-    src = tmp_path / "g.c"
-    src.write_text(LOG_SCALAR)
-    rep = verify(scalar_sources=[src], scalar_name="g", vector_c=LOG_PRELUDE + LOG_VECTOR_SWAPPED, vector_name="v_g",
-                 params=[Param("x", INT)], ret=INT, isa=_StandInSse41(), link_files=[tmp_path / "fuzz_log.c"],
-                 n_random=2000)
+    rep = _log_verify(tmp_path, LOG_VECTOR_SWAPPED, call_log=False)
     assert rep.ok, rep.details  # without call_log, fuzz_log.c's weak recorder links and nothing is compared
 
 
