@@ -32,6 +32,10 @@ signalling) while ``xvcvspdp`` quiets it, so f32 -> f64 clears the quiet bit aga
 GCC 12 bugs avoided: ``vec_unsigned`` on ``__vector float``/``double`` and ``vec_float2`` on
 ``__vector unsigned long long`` emit the *signed* conversions (xvcvspsxws, xvcvdpsxds, xvcvsxdsp);
 we use ``vec_ctu`` and ``vec_floate`` instead.
+
+qemu 7.2 bug avoided (the output must be right under qemu and on hardware): a NaN lane of a vector
+float -> int conversion turns the lanes after it into the NaN's result (Highway's PR #1919), so every
+such conversion zeroes its NaN lanes first and gives them POWER's result itself.
 """
 
 from __future__ import annotations
@@ -479,9 +483,19 @@ class Altivec(RegIsa):
             arg = f"({self._utype(s)})({x})" if s in ("u32", "u64") else x
             return f"vec_{'float' if d == 'f32' else 'double'}({arg})"
         # float -> int: truncation (out-of-range lanes are undefined in C)
-        if d in ("u32", "u64"):  # not vec_unsigned: GCC 12 emits the signed convert for it
-            return f"({self.regtype(d)})vec_ctu({x}, 0)"
+        if d in ("u32", "u64"):
+            return f"{self._unsigned_nan_safe(s, d)}({x})"
         return f"{self._signed_nan_safe(s)}({x})"
+
+    def _unsigned_nan_safe(self, s: str, d: str) -> str:
+        """Helper: ``vec_ctu`` (not ``vec_unsigned``: GCC 12 emits the signed convert for it) of a float or
+        double register with its NaN lanes zeroed first, which gives them 0 as POWER hardware does: qemu
+        7.2's ``xvcvdpuxds`` makes the lanes after a NaN 0 too (as for the signed converts)."""
+        vf, vm = (VF32, VM32) if s == "f32" else (VF64, VM64)
+        return self._func(
+            f"_exp_unsigned_{s}", self.regtype(d), [f"{vf} x"],
+            f"    {vm} num = vec_cmpeq(x, x);  /* lanes that are not NaN */\n"
+            f"    return ({self.regtype(d)})vec_ctu(vec_and(x, ({vf})num), 0);\n")
 
     def _signed_nan_safe(self, s: str) -> str:
         """Helper: ``vec_signed`` of a float or double register, NaN lanes giving the minimum integer as

@@ -112,6 +112,15 @@ def read_before_written(stmts: list[Stmt]) -> set[Symbol]:
     return early
 
 
+def _accessed_name(e: Expr) -> str:
+    """The name of what a memory access reads: its last member, else its array or pointer variable."""
+    while isinstance(e, (Index, Member)):
+        if isinstance(e, Member):
+            return e.name
+        e = e.base
+    return e.sym.name.strip("_") if isinstance(e, Var) else "mem"
+
+
 class FunctionPrinter:
     def __init__(self, isa, lin: Linear, shapes: Shapes, prefix: str, expandable: set[str]) -> None:
         self.isa = isa
@@ -309,7 +318,7 @@ class FunctionPrinter:
                     v = self.vec(idx)
                     if self.cur_mask is not None:
                         v = self.isa.select(ik, self.cur_mask.name, v, self.isa.splat(ik, "0"))
-                    name = self.fresh(f"{cexpr(n.base).split('.')[-1].split('[')[0].strip('_')}_idx")
+                    name = self.fresh(f"{_accessed_name(n.base)}_idx")
                     self.lines.append(f"{self.indent}{self.isa.vtype(ik)} {name} = {v};")
                     binds[key] = (name, ik)
                 name, ik = binds[key]
@@ -722,10 +731,14 @@ class FunctionPrinter:
         except ExpandError:
             return False
         f = vm.lookup(self.isa, call.func, rk, kinds)
-        if f is not None and f.provider == "expand" and f.masked and self.errno_watched(f.name):
+        if f is None:
+            return False
+        if f.provider == "expand" and f.masked and self.errno_watched(f.name):
             return self.vector_math_errno(call, target, m, blend, kinds, rk)
+        mark = len(self.lines)
         text = vm.call(self.isa, call.func, rk, kinds, [self.vec(a) for a in call.args], m.name if m else None)
-        if text is None:
+        if text is None:  # (the arguments' lines go too: the call per lane prints them again)
+            del self.lines[mark:]
             return False
         if m is not None and blend:
             text = self.isa.select(rk, m.name, text, target.sym.name)
@@ -932,5 +945,10 @@ class FunctionPrinter:
             else:
                 init = " = 0" if sym in early else ""
                 decls.append(f"{self.indent}{sym.type} {sym.name}{init};")
+        # A parameter the vector code does not use (the scalar code may not either, or only where the
+        # vector code needs no value from it): '(void)p;', or -Wextra warns (-Wunused-parameter).
+        code = re.sub(r"/\*.*?\*/", "", "\n".join(decls + body), flags=re.S)
+        unused = [p.name for p in fn.params if not re.search(rf"\b{re.escape(p.name)}\b", code)]
+        decls += [f"{self.indent}(void){n};" for n in unused]
         head = f"{ret} {name}({', '.join(params) or 'void'})"
         return "\n".join([head, "{", *decls, *([""] if decls else []), *body, "}"]) + "\n"

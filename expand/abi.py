@@ -412,6 +412,24 @@ def _lanes_loop(lv: str, simdlen: int, on: str | None, stmt: str) -> list[str]:
             f"        {f'if ({on}[{lv}]) ' if on else ''}{stmt}"]
 
 
+#: The spellings of the type each <stdint.h> name is on the LP64 targets (C takes a pointer to any other
+#: type of the same size, plain char, _Bool or long long, for a different pointer type).
+_STDINT_IS = {"int8_t": ("signed char",), "uint8_t": ("unsigned char",), "int16_t": ("short", "short int"),
+              "uint16_t": ("unsigned short", "unsigned short int"), "int32_t": ("int", "signed int"),
+              "uint32_t": ("unsigned", "unsigned int"), "int64_t": ("long", "long int"),
+              "uint64_t": ("unsigned long", "unsigned long int"), "float": (), "double": ()}
+
+
+def _elements(t: T.CType, k: str, ptr: str, const: bool) -> str:
+    """``ptr``, a pointer to ``t``, as the pointer to lane kind ``k``'s C type the ISA's loads and stores
+    take: cast where C calls them different types (plain ``char``, ``_Bool``, ``long long``: -Wpointer-sign,
+    -Wincompatible-pointer-types, as NEON's and AltiVec's typed loads would say)."""
+    st = scalar_ctype(k)
+    if str(t) == st or str(t) in _STDINT_IS.get(st, ()):
+        return ptr
+    return f"({'const ' if const else ''}{st} *)({ptr})"
+
+
 def _wrapper(e, isa) -> tuple[str, str]:
     """(prototype, definition) of ``NAME_array``: the function over arrays of any length."""
     lanes = isa.lanes
@@ -460,7 +478,7 @@ def _wrapper(e, isa) -> tuple[str, str]:
                     lines.append(f"__builtin_memcpy({arr}, {p.name} + {i}, {rem} * sizeof *{p.name});")
                     args.append(isa.loadu(k, arr))
                 else:
-                    args.append(isa.loadu(k, f"{p.name} + {i}"))
+                    args.append(isa.loadu(k, _elements(p.type, k, f"{p.name} + {i}", True)))
         core = e.vector_name
         if tail:
             core = e.masked_name
@@ -478,7 +496,7 @@ def _wrapper(e, isa) -> tuple[str, str]:
                 lines.append(f"{isa.storeu(k, r_lanes, text)};")
                 lines.append(f"__builtin_memcpy({out} + {i}, {r_lanes}, {rem} * sizeof *{out});")
             else:
-                lines.append(f"{isa.storeu(k, f'{out} + {i}', text)};")
+                lines.append(f"{isa.storeu(k, _elements(e.ret, k, f'{out} + {i}', False), text)};")
         return lines + after
 
     body = [f"    size_t {i} = 0;", f"    for (; {count} - {i} >= {lanes}; {i} += {lanes}) {{"]

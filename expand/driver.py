@@ -44,7 +44,7 @@ from expand.passes.fold import fold_constants
 from expand.passes.global_writes import canonical_errno, track_globals
 from expand.passes.inline import inline_module
 from expand.passes.local_arrays import local_arrays
-from expand.passes.lower import lower_function
+from expand.passes.lower import gang_subscripts, lower_function
 from expand.passes.mathcalls import rewrite_math_calls
 from expand.passes.pointer_locals import pointer_locals
 from expand.vecmath import VectorMath
@@ -192,6 +192,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
     for name in roots:
         fn = mod.functions[name]
         trips = trip_params(fn)
+        gang_subscripts(fn)
         track_globals(fn, mod, expandable)
         consts = comparison_constants(fn)
         fold_constants(fn)

@@ -246,7 +246,7 @@ class _Converter:
         self.block_of[st] = b
         edge[(b, after)] = accs["break"] if "break" in accs else self._false(out, b, co, define)
         for label, target in outs.items():
-            # (a goto no path of the body reaches, after a return or a break, leaves with no lane)
+            # (an exit no path of the body reaches, after a return, a break or a continue, leaves with no lane)
             acc = accs.get(f"out:{label}")
             edge[(b, target)] = acc if acc is not None else self._false(out, b, co, define)
 

@@ -816,6 +816,61 @@ def test_array_wrapper_any_n_under_asan(work: Path, funcs, target: str) -> None:
     assert p.stdout.strip() == f"{checked} checked, 0 mismatches", p.stdout
 
 
+# Element types whose pointers C takes for other types than the lane kinds' stdint ones (plain char,
+# _Bool, long long): the wrapper's loads and stores of them (NEON's and AltiVec's take typed pointers).
+WRAPPER_TYPES = """_Bool f(_Bool b, long long q, char c, unsigned long long u, signed char s)
+{
+    return b ^ (q > c) ^ (u > (unsigned long long)s);
+}
+"""
+WRAPPER_TYPES_MAIN = r"""#include <stddef.h>
+#include <stdio.h>
+_Bool f(_Bool b, long long q, char c, unsigned long long u, signed char s);
+void f_array(_Bool *result, const _Bool *b, const long long *q, const char *c, const unsigned long long *u,
+             const signed char *s, size_t n);
+int main(void)
+{
+    static _Bool b[80], r[80];
+    static long long q[80];
+    static char c[80];
+    static unsigned long long u[80];
+    static signed char s[80];
+    unsigned long long x = 88172645463325252ULL;
+    long bad = 0;
+    for (size_t n = 0; n <= 75; n++) {
+        for (size_t i = 0; i < 80; i++) {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            b[i] = x & 1; q[i] = (long long)(x >> 8) % 300 - 150; c[i] = (char)(x >> 20);
+            u[i] = x >> (x & 63); s[i] = (signed char)(x >> 30); r[i] = 0;
+        }
+        f_array(r, b, q, c, u, s, n);
+        for (size_t i = 0; i < 80; i++)
+            bad += r[i] != (i < n ? f(b[i], q[i], c[i], u[i], s[i]) : 0);
+    }
+    printf("%ld mismatches\n", bad);
+    return bad != 0;
+}
+"""
+
+
+@pytest.mark.parametrize("target", ["sse2", "sse4.1", "avx2", "avx512", "neon", "altivec", "generic"])
+def test_array_wrapper_element_types(tmp_path: Path, target: str) -> None:
+    """NAME_array over _Bool, long long, plain char, unsigned long long and signed char arrays compiles
+    with -Wall -Wextra -Werror (NEON's typed loads said 'pointer targets differ in signedness' for char
+    and 'incompatible pointer type' for _Bool: expand-fuzz) and gives f of every element, for any n."""
+    from emit import get_isa
+    isa = get_isa(target)
+    src = tmp_path / "wt.c"
+    src.write_text(WRAPPER_TYPES)
+    out = tmp_path / "wt_out.c"
+    assert expand_main([str(src), "--isa", target, "--wrapper", "array", "-o", str(out)]) == 0
+    (tmp_path / "main.c").write_text(WRAPPER_TYPES_MAIN)
+    prog = tmp_path / "wt"
+    run([*isa.cc, *CFLAGS, "-Wextra", *isa.cflags, out, src, tmp_path / "main.c", "-o", prog])
+    skip_run_unless_host(target)
+    assert run([*isa.run_prefix, prog]).stdout.strip() == "0 mismatches"
+
+
 # ------------------------------------------------------------------ usage
 
 

@@ -27,8 +27,10 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("expand.vecmath", ("expand.ir", "expand.abi")),
     ("expand.driver", ("expand.ir", "expand.analysis", "expand.passes", "predication", "emit", "expand.abi",
                        "expand.vecmath")),
+    # (mathlib.corpus: the cross-check's inputs; mathlib.libm: expand-fuzz builds the vector libm its programs
+    # call, as the command line does)
     ("expand.check", ("expand.ir", "expand.analysis", "expand.passes", "frontends", "emit", "expand.driver",
-                      "expand.vecmath", "expand.check", "mathlib.corpus")),
+                      "expand.vecmath", "expand.check", "mathlib.corpus", "mathlib.libm")),
     ("expand.cli", ("expand.ir", "expand.outputs", "expand.abi", "expand.vecmath", "expand.driver",
                     "expand.check", "frontends", "emit", "mathlib.libm")),
     ("mathlib", ("expand.ir", "expand.abi", "expand.vecmath", "expand.driver", "expand.check", "frontends",

@@ -2,13 +2,35 @@
 
 ``generate(seed)`` writes a reproducible random C function ``f`` (same seed, same text) free of
 undefined behaviour: signed arithmetic wraps through the unsigned type, shift counts are masked,
-divisions are guarded (no ``/ 0``, no ``INT_MIN / -1``), floats become integers only after a range
-check. It mixes int/unsigned/int64_t/uint64_t/float/double, casts and implicit conversions, punning
-unions, nested if/else, ``?:``, ``&&``/``||``, early returns, a ``static`` helper (inlined by expand)
-and calls of the non-expandable ``log_T(site, value)`` functions of ``fuzz_log.c``, which record
-every call. ``check_source`` expands ``f`` in-process and verifies it with ``expand.check.verify`` in
-call-log mode: return values bit for bit *and*, for each input, the same calls with the same
-arguments in the same order in the scalar run and in that input's lane of the vector run.
+divisions are guarded (no ``/ 0``, no ``INT_MIN / -1``), indexes are masked into their arrays, loops
+are counted (at most 8 trips, 4 nested), floats become integers only after a range check. It mixes
+int/unsigned/int64_t/uint64_t/float/double and the narrow types (char, signed and unsigned char,
+short, unsigned short, their stdint spellings, _Bool) with their promotions, casts and implicit
+conversions, punning unions, nested if/else, ``?:``, ``&&``/``||``, ``for`` (up and down, counters of
+several types), ``while`` and ``do`` loops, nested, with ``break``, ``continue`` and ``return``
+inside, ``switch`` with fall-through, early returns, a ``static`` helper (inlined by expand, loops
+included), pointer parameters (a varying one: the lane's own element; uniform ones: read at
+consecutive, uniform and varying indexes, written at ``out[i]`` with ``i`` linear, one scatter),
+file-scope tables (one and two dimensions), local arrays, every function of mathlib's vector libm
+and more of libm, float->int conversions under the program's own range checks (the vector code
+converts every lane, NaN and out-of-range ones too), and calls of the non-expandable
+``log_T(site, value)`` functions of ``fuzz_log.c``, which record every call.
+
+Each program also draws how it is expanded (``Modes``: ``--lanes`` 1x/2x/4x, ``--boscc``, ``--abi``,
+``--wrapper array``, ``--vector-math`` expand/none/sleef/libmvec, the clang frontend, and its
+parameters' shapes, given as options or by ``#pragma omp declare simd``), written in an ``options``
+comment line that ``check_source`` reads (an ISA without the option gets the default:
+``setting``). With libmvec or SLEEF, whose results differ by a few ULP, only exact functions feed
+anything; an inexact one may make the returned value (verify's ULP mode).
+
+``check_source`` expands ``f`` in-process, checks that the vector code compiles with -Wall -Wextra
+-Werror and verifies it with ``expand.check.verify`` in call-log mode: return values and memory bit for
+bit *and*, for each input, the same calls with the same arguments in the same order in the scalar
+run and in that input's lane of the vector run. A call in a loop names its iteration in its site
+argument (``site + 1024 * i``: ``tag_sites``), so the vector code's calls of one site and iteration are
+the lanes' in lane order; programs written before that name their ``loop-sites``, whose calls are
+matched to lanes by value with a search. The programs compile with -Wall -Wextra -Werror themselves:
+what gcc's front end would still warn about (``quiet``) is drawn again.
 
 NaNs: which operand's NaN an operation returns (so its sign and payload) is the C compiler's choice
 (gcc orders the operands of commutative operations as it likes, and x86 returns the first NaN), so
@@ -17,15 +39,19 @@ computed NaN stored to a union's float member is made the quiet NaN before the i
 NaN inputs copied unchanged keep their bits, and everything else is compared bit for bit.
 
 A few percent of the programs carry a construct expand must refuse (a written local ``static``,
-``volatile``, inline assembly): for those the diagnostic is the expected outcome. Loops with small data-dependent
-per-lane trip counts, ``break`` and ``continue`` are on by default (``--no-loops`` turns them off).
+``volatile``, inline assembly): for those the diagnostic is the expected outcome. Programs with a
+scatter (a store through a uniform pointer) may get expand's diagnostic about lane order instead
+(``may-refuse``): counted by message, not failures (``REFUSALS``). ``--without FEATURE,...`` leaves
+features out (``FEATURES``; ``--no-loops`` is ``--without loops``).
 
 ``expand-fuzz --count N --isa X --seed S [--out DIR] [--random R]`` checks N programs (on 2
 processes), delta-debugs the first failure of each kind down to a small program written to DIR
 with a README line telling how to reproduce it, prints ``expand-fuzz: N programs, M mismatches,
-C crashes, T s`` and exits 1 if anything failed (crashes: tracebacks, unexpected or missing
-diagnostics, vector code that does not compile, harnesses that die). ``expand-fuzz --replay
-FILE.c`` checks a written program again; ``--print`` shows the programs of a seed.
+C crashes (T tracebacks, W -Werror), R refused, D planted diagnostics, T s`` and a line per kind of
+failure and per refusal message, and exits 1 if anything failed (crashes: tracebacks, unexpected or
+missing diagnostics, vector code that does not compile, harnesses that die, scalar code with
+undefined behaviour). ``expand-fuzz --replay FILE.c`` checks a written program again; ``--print``
+shows the programs of a seed.
 """
 
 from __future__ import annotations
@@ -36,6 +62,7 @@ import multiprocessing
 import os
 import random
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -49,6 +76,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from emit.host import EXIT_NOT_RUN
+from expand.ir.libc import LIBM
+from expand.vecmath import EXPANDM_FUNCTIONS
 
 # ----------------------------------------------------------------------------- the C side
 
@@ -69,6 +98,14 @@ FUZZ_SCALAR_CFLAGS = {"avx512": ("-O0",)}
 # conversions: on AVX-512 every file is compiled without the two RTL passes that merge them
 # (tests/fuzz_regressions/avx512_unsigned_convert_cse.c; docs/verification.md, "Known compiler bugs").
 FUZZ_ISA_CFLAGS = {"avx512": ("-fno-rerun-cse-after-loop", "-fno-gcse")}
+#: The vector code compiles with -Wall -Wextra -Werror (checked on its own: the harness that includes it
+#: is held to -Wall -Werror). The program itself compiles with -Wall -Werror (verify compiles scalar
+#: sources without -Werror); the generator makes them -Wextra-clean too (``quiet``), but a program
+#: written by hand or by an older expand-fuzz may not be.
+FUZZ_VECTOR_CFLAGS = ("-Wextra", "-fsyntax-only")
+FUZZ_PROGRAM_CFLAGS = ("-Werror",)
+#: Seconds a program's verification may run (qemu included) before it is a failure.
+FUZZ_RUN_TIMEOUT = 300
 
 TYPES = ("int", "unsigned", "int64_t", "uint64_t", "float", "double")
 INTS = ("int", "unsigned", "int64_t", "uint64_t")
@@ -77,10 +114,20 @@ UNSIGNED_OF = {"int": "unsigned", "unsigned": "unsigned", "int64_t": "uint64_t",
 BITS = {"int": 32, "unsigned": 32, "int64_t": 64, "uint64_t": 64, "float": 32, "double": 64}
 LOG_FN = {"int": "log_i32", "unsigned": "log_u32", "int64_t": "log_i64", "uint64_t": "log_u64",
           "float": "log_f32", "double": "log_f64"}
-#: Open ranges a float must lie in before it is converted to each integer type (truncation then fits).
+#: Narrow integer types: (bits, signed; None: plain char, signed on x86, unsigned on AArch64 and POWER).
+NARROW: dict[str, tuple[int, bool | None]] = {
+    "char": (8, None), "signed char": (8, True), "unsigned char": (8, False), "int8_t": (8, True),
+    "uint8_t": (8, False), "short": (16, True), "unsigned short": (16, False), "int16_t": (16, True),
+    "uint16_t": (16, False), "_Bool": (1, False)}
+#: Open ranges a float must lie in before it is converted to each integer type (truncation then fits;
+#: plain char: what both signednesses hold).
 CLAMP = {"int": ("-2147483649.0", "2147483648.0"), "unsigned": ("-1.0", "4294967296.0"),
          "int64_t": ("-9223372036854775808.0", "9223372036854775808.0"),
-         "uint64_t": ("-1.0", "18446744073709551616.0")}
+         "uint64_t": ("-1.0", "18446744073709551616.0"), "char": ("-1.0", "128.0"),
+         **{t: ("-129.0", "128.0") for t in ("signed char", "int8_t")},
+         **{t: ("-1.0", "256.0") for t in ("unsigned char", "uint8_t")},
+         **{t: ("-32769.0", "32768.0") for t in ("short", "int16_t")},
+         **{t: ("-1.0", "65536.0") for t in ("unsigned short", "uint16_t")}}
 INT_MIN_TEXT = {"int": "(-2147483647 - 1)", "int64_t": "(-9223372036854775807L - 1)"}
 #: Punning unions: (float member type, float member, int member type, int member).
 UNIONS = (("float", "f", "unsigned", "i"), ("float", "f", "int", "i"),
@@ -102,7 +149,7 @@ class Node:
 
 @dataclass(eq=False)
 class Expr(Node):
-    ty: str  # one of TYPES ("int" for conditions)
+    ty: str  # one of TYPES or NARROW ("int" for conditions); a NARROW expression's value fits the type
 
 
 @dataclass(eq=False)
@@ -122,6 +169,7 @@ class Op(Expr):
     fmt: str = "{0}"
     kids: list[Expr] = field(default_factory=list)
     cond: bool = False  # a truth value (comparison, &&, ||, !)
+    atomic: bool = False  # the minimizer replaces it whole or not at all (a range check and what it guards)
 
 
 @dataclass(eq=False)
@@ -132,6 +180,16 @@ class Call(Expr):
     args: list[Expr] = field(default_factory=list)
     site: str | None = None
     site_first: bool = True
+    tag: str = ""  # the iteration of the loops around the call, added to its site (set by ``render``)
+
+
+@dataclass(eq=False)
+class Elem(Expr):
+    """``base[i][j]`` (``*base`` without indexes): an element of a table, a local array or what a
+    pointer parameter points to."""
+
+    base: str = ""
+    indexes: list[Expr] = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -144,6 +202,16 @@ class Decl(Stmt):
     ty: str
     name: str
     init: Expr
+
+
+@dataclass(eq=False)
+class ArrayDecl(Stmt):
+    """A local array ``ty name[length] = { init... }`` (the rest zero)."""
+
+    ty: str
+    name: str
+    length: int
+    init: list[Expr]
 
 
 @dataclass(eq=False)
@@ -161,6 +229,24 @@ class Assign(Stmt):
 
 
 @dataclass(eq=False)
+class Step(Stmt):
+    """``name++;`` and the like (an unsigned or narrow variable: no overflow)."""
+
+    name: str
+    op: str = "++"
+    prefix: bool = False
+
+
+@dataclass(eq=False)
+class Store(Stmt):
+    """``target op value;`` to memory: a pointer parameter's element, a local array's."""
+
+    target: Elem
+    value: Expr
+    op: str = "="
+
+
+@dataclass(eq=False)
 class If(Stmt):
     cond: Expr
     then: list[Stmt]
@@ -170,6 +256,11 @@ class If(Stmt):
 @dataclass(eq=False)
 class NanFix(If):
     """``if (u.f != u.f) u.i = NaN;`` after a store to a union's float member: goes with that store."""
+
+
+@dataclass(eq=False)
+class GuardedIf(If):
+    """``if (<range check of f>) v = (T)f;``: the minimizer drops it whole or keeps it as it is."""
 
 
 @dataclass(eq=False)
@@ -184,9 +275,39 @@ class CallStmt(Stmt):
 
 @dataclass(eq=False)
 class Loop(Stmt):
+    """A counted loop of at most ``bound`` trips (``cond``: an extra exit test). kind: ``for`` (counter
+    up from 0), ``down`` (from bound down to 1), ``while`` and ``do`` (counter declared before the loop,
+    counted up first thing in the body, so that ``continue`` cannot skip it)."""
+
     var: str
     bound: Expr
     body: list[Stmt]
+    kind: str = "for"
+    cond: Expr | None = None
+    ctype: str = "int"
+
+
+@dataclass(eq=False)
+class Break(Stmt):
+    pass
+
+
+@dataclass(eq=False)
+class Continue(Stmt):
+    pass
+
+
+@dataclass(eq=False)
+class Case(Node):
+    labels: list[int | None]  # None: default
+    body: list[Stmt]
+    brk: bool = True  # ends with break (else falls through to the next case)
+
+
+@dataclass(eq=False)
+class Switch(Stmt):
+    sel: Expr
+    cases: list[Case]
 
 
 @dataclass(eq=False)
@@ -201,9 +322,69 @@ class Raw(Stmt):
 class Func(Node):
     name: str
     ret: str
-    params: list[tuple[str, str]]  # (type, name)
+    params: list[tuple[str, str]]  # (type, name); pointer types end in '*'
     body: list[Stmt]
     static: bool = False
+
+
+@dataclass(eq=False)
+class Table(Node):
+    """A file-scope ``static const ty name[rows][cols]`` (``[cols]`` alone when rows is 0)."""
+
+    ty: str
+    name: str
+    values: list[str]
+    rows: int = 0
+
+
+@dataclass
+class Modes:
+    """How the program is expanded: expand's options (``lanes``: a multiple of the ISA's natural width;
+    ``abi``/``wrapper`` where the ISA has them; ``vector_math``: ``libmvec`` and ``sleef`` where the ISA
+    has them, else ``expand``) and the parameter shapes, given as options or, with ``pragma``, by
+    ``#pragma omp declare simd`` in the program."""
+
+    lanes: int = 1
+    boscc: str = "auto"
+    abi: bool = False
+    wrapper: bool = False
+    vector_math: str = "expand"
+    frontend: str = "pycparser"
+    uniform: list[str] = field(default_factory=list)
+    linear: list[str] = field(default_factory=list)
+    pragma: bool = False
+
+    def text(self) -> str:
+        """The ``options`` comment's words (empty for the defaults)."""
+        words = [f"lanes=x{self.lanes}" if self.lanes != 1 else "", f"boscc={self.boscc}" if self.boscc != "auto"
+                 else "", "abi" if self.abi else "", "wrapper" if self.wrapper else "",
+                 f"vector-math={self.vector_math}" if self.vector_math != "expand" else "",
+                 f"frontend={self.frontend}" if self.frontend != "pycparser" else ""]
+        if not self.pragma:
+            words += [f"uniform={','.join(self.uniform)}" if self.uniform else "",
+                      f"linear={','.join(self.linear)}" if self.linear else ""]
+        return " ".join(w for w in words if w)
+
+    @staticmethod
+    def parse(text: str) -> Modes:
+        """The modes of a program's text (its ``expand-fuzz: options ...`` line; shapes from it only)."""
+        m = Modes()
+        opt = re.search(r"expand-fuzz: options (.*?)\s*(?:\*/|$)", text, re.M)
+        for w in opt.group(1).split() if opt else []:
+            key, _, val = w.partition("=")
+            if key == "lanes":
+                m.lanes = int(val.lstrip("x"))
+            elif key in ("boscc", "frontend"):
+                setattr(m, key, val)
+            elif key == "vector-math":
+                m.vector_math = val
+            elif key in ("abi", "wrapper"):
+                setattr(m, key, True)
+            elif key in ("uniform", "linear"):
+                setattr(m, key, val.split(","))
+            else:
+                raise ValueError(f"expand-fuzz: unknown option '{w}'")
+        return m
 
 
 @dataclass(eq=False)
@@ -213,6 +394,10 @@ class Program(Node):
     helper: Func | None = None
     expect_error: str | None = None  # a word the diagnostic must contain (intentional diagnostics)
     math: bool = False
+    tables: list[Table] = field(default_factory=list)
+    modes: Modes = field(default_factory=Modes)
+    #: the diagnostic the program may get instead of expanding (a lane-order-dependent shared store)
+    may_refuse: bool = False
 
 
 # ----------------------------------------------------------------------------- rendering
@@ -228,26 +413,42 @@ def expr_text(e: Expr) -> str:
     if isinstance(e, Call):
         args = [expr_text(a) for a in e.args]
         if e.site is not None:
-            args = [e.site, *args] if e.site_first else [*args, e.site]
+            site = e.site + e.tag
+            args = [site, *args] if e.site_first else [*args, site]
         return f"{e.func}({', '.join(args)})"
+    if isinstance(e, Elem):
+        if not e.indexes:
+            return f"(*{e.base})"
+        return e.base + "".join(f"[{expr_text(i)}]" for i in e.indexes)
     raise TypeError(e)
+
+
+def kids(e: Expr) -> list[Expr]:
+    if isinstance(e, Op):
+        return e.kids
+    if isinstance(e, Call):
+        return e.args
+    if isinstance(e, Elem):
+        return e.indexes
+    return []
 
 
 def walk_expr(e: Expr) -> Iterator[Expr]:
     yield e
-    if isinstance(e, Op):
-        for k in e.kids:
-            yield from walk_expr(k)
-    elif isinstance(e, Call):
-        for a in e.args:
-            yield from walk_expr(a)
+    for k in kids(e):
+        yield from walk_expr(k)
 
 
 def stmt_exprs(s: Stmt) -> list[Expr]:
+    """The expressions a statement evaluates (a store's target: its indexes only)."""
     if isinstance(s, Decl):
         return [s.init]
+    if isinstance(s, ArrayDecl):
+        return list(s.init)
     if isinstance(s, Assign):
         return [s.value]
+    if isinstance(s, Store):
+        return [*s.target.indexes, s.value]
     if isinstance(s, If):
         return [s.cond]
     if isinstance(s, Return):
@@ -255,7 +456,9 @@ def stmt_exprs(s: Stmt) -> list[Expr]:
     if isinstance(s, CallStmt):
         return [s.call]
     if isinstance(s, Loop):
-        return [s.bound]
+        return [s.bound] + ([s.cond] if s.cond is not None else [])
+    if isinstance(s, Switch):
+        return [s.sel]
     return []
 
 
@@ -264,6 +467,8 @@ def child_lists(s: Stmt) -> list[list[Stmt]]:
         return [s.then, s.els]
     if isinstance(s, Loop):
         return [s.body]
+    if isinstance(s, Switch):
+        return [c.body for c in s.cases]
     return []
 
 
@@ -279,7 +484,7 @@ def _base_name(name: str) -> str:
 
 
 def _reads(fn: Func, dropped: set[int]) -> set[str]:
-    """Variables read by the statements that are kept, given the dropped ones (by id)."""
+    """Variables (and arrays, pointers) read by the statements that are kept, given the dropped ones (by id)."""
     out: set[str] = set()
     for s in walk_stmts(fn.body):
         if id(s) in dropped:
@@ -288,19 +493,37 @@ def _reads(fn: Func, dropped: set[int]) -> set[str]:
             for n in walk_expr(e):
                 if isinstance(n, Ref):
                     out.add(_base_name(n.name))
+                elif isinstance(n, Elem):
+                    out.add(n.base)
         if isinstance(s, Raw):
             out.update(s.reads)
     return out  # (a compound assignment reads its target only for itself: not counted, as gcc does)
 
 
+def _stored_to(s: Stmt) -> str | None:
+    """The variable or local array a statement only writes (what makes it dead when nothing reads it)."""
+    if isinstance(s, (Decl, UnionDecl, Assign, Step, ArrayDecl)):
+        return _base_name(s.name)
+    if isinstance(s, Store):
+        return s.target.base
+    return None
+
+
 def dead_stores(fn: Func) -> set[int]:
-    """Declarations and assignments of variables nothing reads (gcc -Wall would warn), to a fixpoint."""
+    """Declarations and assignments of variables nothing reads (gcc -Wall would warn), and stores to
+    local arrays nothing reads, to a fixpoint."""
+    local_arrays = {s.name for s in walk_stmts(fn.body) if isinstance(s, ArrayDecl)}
     dropped: set[int] = set()
     while True:
         reads = _reads(fn, dropped)
-        more = {id(s) for s in walk_stmts(fn.body) if id(s) not in dropped
-                and isinstance(s, (Decl, UnionDecl, Assign)) and _base_name(s.name) not in reads
-                and not s.keep}
+        more = set()
+        for s in walk_stmts(fn.body):
+            name = _stored_to(s)
+            if id(s) in dropped or name is None or name in reads or s.keep:
+                continue
+            if isinstance(s, Store) and name not in local_arrays:
+                continue  # (memory the caller sees)
+            more.add(id(s))
         if not more:
             return dropped
         dropped |= more
@@ -316,18 +539,33 @@ def calls_helper(fn: Func, name: str, dropped: set[int]) -> bool:
     return False
 
 
+def _used(fn: Func, dropped: set[int]) -> set[str]:
+    """Names the kept statements mention: read, or stored through."""
+    used = _reads(fn, dropped)
+    for s in walk_stmts(fn.body):
+        if id(s) not in dropped and isinstance(s, Store):
+            used.add(s.target.base)
+    return used
+
+
 def render_stmts(stmts: list[Stmt], dropped: set[int], ind: str, out: list[str]) -> None:
     for s in stmts:
         if id(s) in dropped:
             continue
         if isinstance(s, Decl):
             out.append(f"{ind}{s.ty} {s.name} = {expr_text(s.init)};")
+        elif isinstance(s, ArrayDecl):
+            out.append(f"{ind}{s.ty} {s.name}[{s.length}] = {{ {', '.join(expr_text(e) for e in s.init) or '0'} }};")
         elif isinstance(s, UnionDecl):
             ft, fm, it, im = s.kind
             init = " = { 0 }" if s.init else ""
             out.append(f"{ind}union {{ {SPELL[ft]} {fm}; {SPELL[it]} {im}; }} {s.name}{init};")
         elif isinstance(s, Assign):
             out.append(f"{ind}{s.name} {s.op} {expr_text(s.value)};")
+        elif isinstance(s, Step):
+            out.append(f"{ind}{s.op}{s.name};" if s.prefix else f"{ind}{s.name}{s.op};")
+        elif isinstance(s, Store):
+            out.append(f"{ind}{expr_text(s.target)} {s.op} {expr_text(s.value)};")
         elif isinstance(s, If):
             out.append(f"{ind}if {_paren(expr_text(s.cond))} {{")
             render_stmts(s.then, dropped, ind + "    ", out)
@@ -340,13 +578,47 @@ def render_stmts(stmts: list[Stmt], dropped: set[int], ind: str, out: list[str])
         elif isinstance(s, CallStmt):
             out.append(f"{ind}{expr_text(s.call)};")
         elif isinstance(s, Loop):
-            out.append(f"{ind}for (int {s.var} = 0; {s.var} < {expr_text(s.bound)}; {s.var}++) {{")
-            render_stmts(s.body, dropped, ind + "    ", out)
+            render_loop(s, dropped, ind, out)
+        elif isinstance(s, Break):
+            out.append(f"{ind}break;")
+        elif isinstance(s, Continue):
+            out.append(f"{ind}continue;")
+        elif isinstance(s, Switch):
+            out.append(f"{ind}switch {_paren(expr_text(s.sel))} {{")
+            for j, c in enumerate(s.cases):
+                labels = [f"case {v}:" if v is not None else "default:" for v in c.labels]
+                out.extend(f"{ind}{lab}" for lab in labels[:-1])
+                out.append(f"{ind}{labels[-1]} {{")
+                render_stmts(c.body, dropped, ind + "    ", out)
+                if c.brk:
+                    out.append(f"{ind}    break;")
+                out.append(f"{ind}}}")
+                if not c.brk and j + 1 < len(s.cases):
+                    out.append(f"{ind}/* fall through */")
             out.append(f"{ind}}}")
         elif isinstance(s, Raw):
             out.extend(ind + line for line in s.lines)
         else:
             raise TypeError(s)
+
+
+def render_loop(s: Loop, dropped: set[int], ind: str, out: list[str]) -> None:
+    v, b = s.var, expr_text(s.bound)
+    more = f" && {expr_text(s.cond)}" if s.cond is not None else ""
+    body: list[str] = []
+    if s.kind in ("while", "do"):
+        body.append(f"{ind}    {v}++;")
+    render_stmts(s.body, dropped, ind + "    ", body)
+    if s.kind == "for":
+        out.append(f"{ind}for ({s.ctype} {v} = 0; {v} < {b}{more}; {v}++) {{")
+    elif s.kind == "down":
+        out.append(f"{ind}for ({s.ctype} {v} = {b}; {v} > 0{more}; {v}--) {{")
+    elif s.kind == "while":
+        out += [f"{ind}{s.ctype} {v} = 0;", f"{ind}while ({v} < {b}{more}) {{"]
+    else:
+        out += [f"{ind}{s.ctype} {v} = 0;", f"{ind}do {{"]
+    out.extend(body)
+    out.append(f"{ind}}} while ({v} < {b}{more});" if s.kind == "do" else f"{ind}}}")
 
 
 def _paren(t: str) -> str:
@@ -366,13 +638,58 @@ def _matching(t: str) -> int:
     return -1
 
 
-def render_func(fn: Func, out: list[str]) -> None:
+def render_func(fn: Func, out: list[str], pragma: str = "") -> None:
     dropped = dead_stores(fn)
-    params = ", ".join(f"{t} {n}" for t, n in fn.params) or "void"
+    params = ", ".join(f"{t}{'' if t.endswith('*') else ' '}{n}" for t, n in fn.params) or "void"
+    if pragma:
+        out.append(pragma)
     out.append(f"{'static ' if fn.static else ''}{fn.ret} {fn.name}({params})")
     out.append("{")
+    used = _used(fn, dropped)
+    out.extend(f"    (void){n};" for _, n in fn.params if n not in used)  # (-Wunused-parameter)
     render_stmts(fn.body, dropped, "    ", out)
     out.append("}")
+
+
+#: A call's site in a loop also names the iteration (``tag_sites``): site + SITE_STEP * (counters, one
+#: base-16 digit per loop: f's two levels, then the helper's one). Sites themselves stay below SITE_STEP.
+SITE_STEP = 1024
+LOOP_DIGITS = {"f": 2, "h": 1}
+
+
+def tag_sites(p: Program) -> None:
+    """Give each call with a site in a loop its iteration (``Call.tag``): the counters of the loops around
+    it (each below 16, every counter taking one value per iteration), so a lane makes each (site, tag)
+    call at most once per call of f. A call the vector code makes for several lanes is then theirs in
+    lane order, as at a site outside loops: verify's call log needs no search (see the call log section
+    of verify's harness.c), which calls in loops with a small set of values made slow or wrong."""
+    def walk(stmts: list[Stmt], loops: list[Loop], first: int, digits: int) -> None:
+        if len(loops) > digits:
+            raise AssertionError(f"more than {digits} nested loops: their iterations do not fit a site")
+        tag = "".join(f" + {SITE_STEP * 16 ** (first + j)} * {lp.var if lp.ctype == 'int' else f'(int){lp.var}'}"
+                      for j, lp in enumerate(loops))
+        for st in stmts:
+            for e in stmt_exprs(st):
+                for n in walk_expr(e):
+                    if isinstance(n, Call) and n.site is not None:
+                        n.tag = tag
+            if isinstance(st, Loop) and any(isinstance(n, Call) and n.site is not None
+                                            for e in stmt_exprs(st) for n in walk_expr(e)):
+                raise AssertionError("a call in a loop's test: one site for every iteration")
+            for lst in child_lists(st):
+                walk(lst, [*loops, st] if isinstance(st, Loop) else loops, first, digits)
+
+    walk(p.f.body, [], 0, LOOP_DIGITS["f"])
+    if p.helper is not None:
+        walk(p.helper.body, [], LOOP_DIGITS["f"], LOOP_DIGITS["h"])
+
+
+def _tables_used(p: Program) -> list[Table]:
+    names: set[str] = set()
+    for fn in (p.f, p.helper):
+        if fn is not None and (fn is p.f or calls_helper(p.f, fn.name, dead_stores(p.f))):
+            names |= _reads(fn, dead_stores(fn))
+    return [t for t in p.tables if t.name in names]
 
 
 def render(p: Program) -> str:
@@ -380,35 +697,77 @@ def render(p: Program) -> str:
     if p.expect_error:
         out.append(f"/* expand-fuzz: expect-error {p.expect_error} */")
     out.append(f"/* expand-fuzz program {p.label} */")
+    opts = p.modes.text()
+    if opts:
+        out.append(f"/* expand-fuzz: options {opts} */")
+    if p.may_refuse:
+        out.append("/* expand-fuzz: may-refuse shared-store */")
+    tag_sites(p)
+    if p.math and re.search(r"\b(?:exp10f|nextupf|roundevenf)\(", "".join(
+            expr_text(e) for fn in (p.f, p.helper) if fn for s in walk_stmts(fn.body) for e in stmt_exprs(s))):
+        out.append("#define _GNU_SOURCE")  # (for GNU and TS 18661 declarations; not always: verify's pch)
     out.append("#include <stdint.h>")
     if p.math:
         out.append("#include <math.h>")
     out.append('#include "fuzz_log.h"')
     out.append("")
+    for t in _tables_used(p):
+        if t.rows:
+            cols = len(t.values) // t.rows
+            rows = ", ".join("{ " + ", ".join(t.values[r * cols:(r + 1) * cols]) + " }" for r in range(t.rows))
+            out.append(f"static const {t.ty} {t.name}[{t.rows}][{cols}] = {{ {rows} }};")
+        else:
+            out.append(f"static const {t.ty} {t.name}[{len(t.values)}] = {{ {', '.join(t.values)} }};")
+    if out[-1] != "":
+        out.append("")
     if p.helper is not None and calls_helper(p.f, p.helper.name, dead_stores(p.f)):
         render_func(p.helper, out)
         out.append("")
-    render_func(p.f, out)
+    pragma = ""
+    if p.modes.pragma and (p.modes.uniform or p.modes.linear):
+        pragma = "#pragma omp declare simd" + (f" uniform({', '.join(p.modes.uniform)})" if p.modes.uniform else "") \
+            + (f" linear({', '.join(p.modes.linear)})" if p.modes.linear else "")
+    render_func(p.f, out, pragma)
     return "\n".join(out) + "\n"
 
 
 # ----------------------------------------------------------------------------- generation
+
+#: What ``--without`` can turn off (all on by default).
+FEATURES = ("loops", "control", "narrow", "memory", "modes", "math", "guards")
 
 
 @dataclass
 class GenOptions:
     """Knobs of the generator (the defaults are what the CI fuzz run uses)."""
 
-    loops: bool = True  # loops with per-lane trip counts, break/continue
+    loops: bool = True  # loops with per-lane trip counts, nested, break/continue, return inside
+    control: bool = True  # while, do, switch
+    narrow: bool = True  # char, short, _Bool, unsigned narrow types and their promotions
+    memory: bool = True  # pointer parameters, file-scope tables, local arrays
+    modes: bool = True  # --lanes multiples, --boscc, --abi, --wrapper, --vector-math, shapes, the clang frontend
+    guards: bool = True  # float -> int conversions under the program's own range checks
     diagnostics: float = 0.03  # share of programs with a construct expand must refuse
     max_params: int = 3
-    max_stmts: int = 9  # top-level statements of f (besides declarations and the final return)
-    max_block: int = 4
-    max_nest: int = 3  # if/else nesting
+    max_stmts: int = 7  # top-level statements of f (besides declarations and the final return)
+    max_block: int = 3
+    max_nest: int = 2  # if/else, loop and switch nesting
     max_depth: int = 3  # expression nesting
     helper: float = 0.6
     union: float = 0.4
     math: float = 0.15
+
+    @staticmethod
+    def without(names: list[str]) -> GenOptions:
+        o = GenOptions()
+        for n in names:
+            if n not in FEATURES:
+                raise ValueError(f"unknown feature '{n}' (one of {', '.join(FEATURES)})")
+            if n == "math":
+                o.math = 0.0
+            else:
+                setattr(o, n, False)
+        return o
 
 
 class Budget:
@@ -423,9 +782,84 @@ class Var:
     ty: str
     name: str
     assignable: bool = True
+    counter: bool = False  # a loop counter: 0..7 (indexes any local array or table)
+
+
+@dataclass
+class Mem:
+    """Memory the program reads or writes: kind ``gang`` (a varying pointer parameter: ``*p``, the
+    lane's own element), ``shared`` (a uniform pointer, read: consecutive, uniform and varying
+    indexes), ``out`` (a uniform pointer, read and written at ``out[i]``, ``i`` linear: each lane's
+    own element), ``scatter`` (a uniform pointer, one store at a varying index), ``table`` (a
+    file-scope table) or ``local`` (a local array)."""
+
+    name: str
+    ty: str
+    kind: str
+    length: int  # what an index may reach: a power of two
+    rows: int = 0  # a two-dimensional table: rows x length
 
 
 DIAGNOSTICS = ("static", "volatile", "assembly")
+#: Element types of memory (no _Bool: a uniform array holds random bits).
+MEM_TYPES = ("float", "double", "int", "unsigned", "int64_t", "uint64_t", "short", "unsigned short",
+             "signed char", "unsigned char")
+#: Loop counters.
+COUNTER_TYPES = ("int", "int", "int", "unsigned", "short", "unsigned char", "int64_t")
+#: libm functions the programs call: (name, result type, argument types); float ones are mathlib's.
+MATH_FUNCS: tuple[tuple[str, str, tuple[str, ...]], ...] = tuple(
+    (n, {"f32": "float", "i32": "int"}[r], tuple({"f32": "float", "i32": "int"}[a] for a in args))
+    for n, (r, args) in ((n, LIBM[n]) for n in EXPANDM_FUNCTIONS if n in LIBM)) + tuple(
+    (n, {"f64": "double", "i32": "int"}[LIBM[n][0]], tuple({"f64": "double", "i32": "int"}[a] for a in LIBM[n][1]))
+    for n in ("fabs", "sqrt", "floor", "ceil", "trunc", "rint", "round", "fmin", "fmax", "fma", "copysign", "exp",
+              "log", "sin", "atan2", "pow", "fmod", "hypot", "cbrt", "ilogb", "scalbn")) + (
+    ("fminf", "float", ("float", "float")), ("fmaxf", "float", ("float", "float")),
+    ("fmaf", "float", ("float", "float", "float")), ("fdimf", "float", ("float", "float")))
+#: Bit-exact wherever they are computed: MathOps (expand/mathcalls.py) and SLEEF's exact functions.
+EXACT_MATH = frozenset(f"{n}{s}" for s in ("f", "") for n in (
+    "fabs", "copysign", "sqrt", "floor", "ceil", "trunc", "rint", "nearbyint", "fmin", "fmax", "fma", "fdim", "fmod",
+    "nextafter", "remainder", "round"))
+#: Functions libmvec and SLEEF both have, within a few ULP: only as a ``float`` or ``double`` program's
+#: returned value with those libraries (``verify``'s ULP mode), never feeding anything exact.
+ULP_MATH = ("exp", "log", "sin", "cos", "tanh", "atan", "cbrt", "log2", "exp2", "asinh")
+
+
+def vrange(ty: str) -> tuple[int, int]:
+    """The values an integer type holds on some target (plain char: signed on x86, unsigned elsewhere)."""
+    if ty in NARROW:
+        bits, signed = NARROW[ty]
+        if bits == 1:
+            return 0, 1
+        if signed is None:
+            return -128, 255
+        return (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+    bits = BITS[ty]
+    return (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if ty in ("int", "int64_t") else (0, (1 << bits) - 1)
+
+
+def safe_range(ty: str) -> tuple[int, int]:
+    """The values an integer type holds on every target (plain char: 0..127)."""
+    return (0, 127) if ty == "char" else vrange(ty)
+
+
+def promoted(ty: str) -> str:
+    """The type of ``ty`` after the integer promotions (narrow types become int)."""
+    return "int" if ty in NARROW else ty
+
+
+def common(a: str, b: str) -> str:
+    """The usual arithmetic conversions of two promoted integer types."""
+    if a == b:
+        return a
+    ra, rb = BITS[a], BITS[b]
+    if ra != rb:
+        return a if ra > rb else b  # (a 64-bit type holds every 32-bit value)
+    return UNSIGNED_OF[a]
+
+
+def _bool_safe(e: Expr) -> bool:
+    """Whether ``(_Bool)e`` leaves gcc's -Wint-in-bool-context quiet (no '*', '<<' or '?:' it may see)."""
+    return not any(t in expr_text(e) for t in (" * ", " << ", " ? "))
 
 
 class Gen:
@@ -440,6 +874,14 @@ class Gen:
         self.helper_calls = 0
         self.names = 0
         self.math = False
+        self.mems: list[Mem] = []
+        self.ctl: list[str] = []  # enclosing loops and switches, innermost last
+        self.loop_nest = 0
+        self.linear: str | None = None
+        self.uniform: list[Var] = []  # uniform value parameters
+        self.tables: list[Table] = []
+        self.modes = Modes()
+        self.in_index = 0
 
     # ------------------------------------------------------------ helpers
     def chance(self, p: float) -> bool:
@@ -459,9 +901,25 @@ class Gen:
         self.site += 1
         return str(self.site)
 
+    def any_type(self) -> str:
+        """A type for a variable, parameter, cast or comparison."""
+        if self.o.narrow and self.chance(0.25):
+            return self.pick(list(NARROW))
+        return self.pick(TYPES)
+
+    def int_type(self) -> str:
+        return self.pick([*INTS, *(t for t in NARROW if t != "_Bool")] if self.o.narrow else INTS)
+
+    def mem_scope(self) -> list[Mem]:
+        return [m for m in self.mems if not self.in_helper or m.kind == "table"]
+
     # ------------------------------------------------------------ literals
     def lit(self, ty: str) -> Lit:
         r = self.rng
+        if ty in NARROW:
+            lo, hi = safe_range(ty)
+            v = self.pick([lo, hi, 0, 1, r.randint(lo, hi), r.randint(lo, hi)])
+            return Lit(ty, f"(-{-v})" if v < 0 else str(v))
         if ty in FLOATS:
             suf = "f" if ty == "float" else ""
             c = r.random()
@@ -507,29 +965,65 @@ class Gen:
         text = f"{body}{suffix}"
         return Lit(ty, f"(-{text})" if v < 0 else text)
 
+    def interior_lit(self, ty: str) -> Lit:
+        """A literal strictly inside ``ty``'s range (a comparison with it is never always true or false)."""
+        if ty == "_Bool":
+            return Lit("int", self.pick(["0", "1"]))
+        if ty in NARROW:
+            lo, hi = safe_range(ty)
+            v = self.rng.randint(lo + 1, hi - 1)
+            return Lit(ty, f"(-{-v})" if v < 0 else str(v))
+        for _ in range(20):
+            e = self.lit(ty)
+            lo, hi = vrange(ty)
+            v = _lit_value(e.text)
+            if v is not None and lo < v < hi:
+                return e
+        return self.one(ty)
+
     @staticmethod
     def zero(ty: str) -> Lit:
         return Lit(ty, {"int": "0", "unsigned": "0u", "int64_t": "0L", "uint64_t": "0UL", "float": "0.0f",
-                        "double": "0.0"}[ty])
+                        "double": "0.0"}.get(ty, "0"))
 
     @staticmethod
     def one(ty: str) -> Lit:
         return Lit(ty, {"int": "1", "unsigned": "1u", "int64_t": "1L", "uint64_t": "1UL", "float": "1.0f",
-                        "double": "1.0"}[ty])
+                        "double": "1.0"}.get(ty, "1"))
+
+    # ------------------------------------------------------------ conversions
+    def convert(self, e: Expr, dst: str, scope: list[Var] | None = None) -> Expr:
+        """``convert``, or (with guards on) a float converted inside the arm its range check selects,
+        so that the vector code converts every lane, out-of-range and NaN ones too. A range check
+        repeats its operand: a long one is replaced by a variable of ``scope`` or a literal."""
+        if e.ty in FLOATS and dst not in FLOATS and dst != "_Bool" and len(expr_text(e)) > 60:
+            same = [v for v in scope or [] if v.ty == e.ty]
+            e = Ref(e.ty, self.pick(same).name) if same else self.lit(e.ty)
+        if self.o.guards and e.ty in FLOATS and dst not in FLOATS and dst != "_Bool" and self.chance(0.35):
+            lo_t, hi_t = clamp_texts(dst, e.ty)
+            return Op(dst, f"(({{0}} > {lo_t} && {{0}} < {hi_t}) ? ({dst}){{0}} : 0)", [e])
+        return convert(e, dst)
 
     # ------------------------------------------------------------ expressions
     def leaf(self, ty: str, scope: list[Var]) -> Expr:
         same = [v for v in scope if v.ty == ty]
         c = self.rng.random()
-        if same and c < 0.6:
+        if same and c < 0.55:
             v = self.pick(same)
             return Ref(ty, v.name)
+        mems = [m for m in self.mem_scope() if m.kind != "scatter"] if not self.in_index else []
+        if mems and c < 0.65:
+            return self.convert(self.mem_read(self.pick(mems), scope), ty, scope)
         if scope and c < 0.8:
             v = self.pick(scope)
-            return convert(Ref(v.ty, v.name), ty)
+            return self.convert(Ref(v.ty, v.name), ty, scope)
         return self.lit(ty)
 
     def expr(self, ty: str, depth: int, scope: list[Var], budget: Budget) -> Expr:
+        if ty == "_Bool":
+            return self.bool_expr(depth, scope, budget)
+        if ty in NARROW:
+            return self.narrow_expr(ty, depth, scope, budget)
         if depth <= 0 or self.chance(0.3):
             return self.leaf(ty, scope)
         d = depth - 1
@@ -539,28 +1033,30 @@ class Gen:
             budget.calls -= 1
             return Call(ty, LOG_FN[ty], [self.expr(ty, d, scope, Budget(0))], self.next_site())
         if (budget.calls > 0 and self.helper is not None and not self.in_helper and r < 0.14
-                and self.helper_calls < 4 and not (self.helper.ret in FLOATS and ty in INTS)):
+                and self.helper_calls < 4 and not (self.helper.ret in FLOATS and ty not in FLOATS)):
             # (a float result would be range-checked before becoming an int: three calls)
             budget.calls -= 1
-            return convert(self.helper_call(d, scope), ty)
+            return self.convert(self.helper_call(d, scope), ty, scope)
         r = self.rng.random()
         if r < 0.12:
-            src = self.pick(TYPES)
-            if src in FLOATS and ty in INTS:  # the range check repeats the operand: keep it small, no calls
-                return convert(self.expr(src, min(d, 1), scope, Budget(0)), ty)
-            return convert(self.expr(src, d, scope, budget), ty)
+            src = self.any_type()
+            if src in FLOATS and ty not in FLOATS:  # the range check repeats the operand: keep it small, no calls
+                return self.convert(self.expr(src, min(d, 1), scope, Budget(0)), ty, scope)
+            return self.convert(self.expr(src, d, scope, budget), ty, scope)
         if r < 0.2:
             return Op(ty, "({0} ? {1} : {2})", [self.cond(d, scope, budget), self.expr(ty, d, scope, budget),
                                                 self.expr(ty, d, scope, budget)])
         if r < 0.26 and ty == "int":
             return self.compare(d, scope, budget)
-        if r < 0.33:
+        if r < 0.31 and ty == "int" and self.o.narrow:
+            return self.promote_mix(d, scope, budget)
+        if r < 0.36:
             return self.implicit_mix(ty, d, scope, budget)
-        if r < 0.38 and ty in FLOATS and self.chance(self.o.math * 3):
-            self.math = True
-            fn = self.pick(["fabsf", "sqrtf", "__builtin_fabsf"] if ty == "float" else ["fabs", "sqrt"])
-            return Call(ty, fn, [self.expr(ty, d, scope, Budget(0))])
-        if r < 0.45:
+        if r < 0.43 and self.chance(self.o.math * (5 if ty in FLOATS else 1)):
+            call = self.math_call(ty, d, scope)
+            if call is not None:
+                return call
+        if r < 0.48:
             return self.unary(ty, d, scope, budget)
         if isint:
             kind = self.pick(["arith", "arith", "bit", "bit", "shift", "shift", "div"])
@@ -577,7 +1073,10 @@ class Gen:
             return Op(ty, f"({{0}} {op} {{1}})", [a, b])
         if kind == "bit":
             op = self.pick(["&", "|", "^"])
-            return Op(ty, f"({{0}} {op} {{1}})", [self.expr(ty, d, scope, budget), self.expr(ty, d, scope, budget)])
+            a, b = self.expr(ty, d, scope, budget), self.expr(ty, d, scope, budget)
+            if op == "&" and (_zero_lit(a) or _zero_lit(b)):
+                op = "|"  # (x & 0 folds to 0: compared, -Wtype-limits)
+            return Op(ty, f"({{0}} {op} {{1}})", [a, b])
         if kind == "shift":
             return self.shift(ty, self.pick(["<<", ">>"]), self.expr(ty, d, scope, budget), d, scope, budget)
         # guarded division: the operands appear twice, so they make no calls
@@ -586,13 +1085,76 @@ class Gen:
             return Op(ty, "({0} / {1})", [a, b])
         return self.divide(ty, self.pick(["/", "%"]), a, b, scope)
 
+    def bool_expr(self, depth: int, scope: list[Var], budget: Budget) -> Expr:
+        """A _Bool value: a _Bool variable, a truth value, or another value converted."""
+        same = [v for v in scope if v.ty == "_Bool"]
+        r = self.rng.random()
+        if same and (depth <= 0 or r < 0.35):
+            return Ref("_Bool", self.pick(same).name)
+        if depth <= 0 or r < 0.6:
+            c = self.compare(max(depth - 1, 1), scope, budget)
+            c.ty = "_Bool"
+            return c
+        return to_bool(self.expr(self.any_type(), depth - 1, scope, budget))
+
+    def narrow_expr(self, ty: str, depth: int, scope: list[Var], budget: Budget) -> Expr:
+        """A value of narrow type ``ty`` (its C type may be int after promotions; the value fits ``ty``)."""
+        if depth <= 0 or self.chance(0.3):
+            return self.leaf(ty, scope)
+        d = depth - 1
+        r = self.rng.random()
+        if r < 0.1 and budget.calls > 0 and self.site < 90:
+            budget.calls -= 1
+            inner = self.convert(self.narrow_expr(ty, d, scope, Budget(0)), "int", scope)
+            return Op(ty, f"({ty}){{0}}", [Call("int", "log_i32", [inner], self.next_site())])
+        if r < 0.3:
+            return Op(ty, f"({ty}){{0}}", [self.expr(self.pick(INTS), d, scope, budget)])
+        if r < 0.55:
+            return Op(ty, f"({ty}){{0}}", [self.promote_mix(d, scope, budget)])
+        if r < 0.7:
+            return Op(ty, "({0} ? {1} : {2})", [self.cond(d, scope, budget), self.narrow_expr(ty, d, scope, budget),
+                                                self.narrow_expr(ty, d, scope, budget)])
+        src = self.any_type()
+        if src in FLOATS:
+            return self.convert(self.expr(src, min(d, 1), scope, Budget(0)), ty, scope)
+        return self.convert(self.expr(src, d, scope, budget), ty, scope)
+
+    def promote_mix(self, d: int, scope: list[Var], budget: Budget) -> Expr:
+        """int arithmetic on narrow operands (the integer promotions), never overflowing."""
+        ta, tb = self.pick(list(NARROW)), self.pick(list(NARROW))
+        a, b = self.expr(ta, d, scope, budget), self.expr(tb, d, scope, budget)
+        (alo, ahi), (blo, bhi) = vrange(ta), vrange(tb)
+        kind = self.pick(["arith", "arith", "bit", "shift", "div", "unary"])
+        if kind == "arith":
+            op = self.pick(["+", "-", "*"])
+            if op == "*" and max(abs(x * y) for x in (alo, ahi) for y in (blo, bhi)) > 0x7FFFFFFF:
+                op = "+"
+            return Op("int", f"({{0}} {op} {{1}})", [a, b])
+        if kind == "bit":
+            return Op("int", f"({{0}} {self.pick(['&', '|', '^'])} {{1}})", [a, b])
+        if kind == "shift":
+            if self.chance(0.5):
+                n = self.rng.randrange(8)  # (past 7, (unsigned char)(x << n) folds to 0: compared, -Wtype-limits)
+                if alo < 0:
+                    return Op("int", f"(int)((unsigned){{0}} << {n})", [a])
+                return Op("int", f"({{0}} << {n})", [a])
+            return Op("int", "({0} >> ({1} & 15))", [a, self.convert(b, "int", scope)])
+        if kind == "div":
+            a, b = self.expr(ta, min(d, 1), scope, Budget(0)), self.expr(tb, min(d, 1), scope, Budget(0))
+            if _const(b) or _warns(b, self.zero("int")):
+                b = self.var_leaf(tb, scope)
+            return Op("int", f"({{1}} != 0 ? {{0}} {self.pick(['/', '%'])} {{1}} : {{0}})", [a, b])
+        if ta not in ("signed char", "int8_t", "short", "int16_t") or self.chance(0.5):
+            return Op("int", "(-{0})", [a])
+        return Op("int", "(~{0})", [a])  # (of an unsigned narrow value: -Wsign-compare where compared)
+
     def shift(self, ty: str, op: str, a: Expr, d: int, scope: list[Var], budget: Budget) -> Expr:
         mask = BITS[ty] - 1
         if self.chance(0.4):
             n: Expr = Lit("int", str(self.rng.randrange(BITS[ty])))
             cnt = "{1}"
         else:
-            n = self.expr(self.pick(INTS), d, scope, budget)
+            n = self.expr(self.int_type(), d, scope, budget)
             cnt = f"({{1}} & {mask})"
         if op == "<<" and ty in ("int", "int64_t"):
             u = UNSIGNED_OF[ty]
@@ -605,22 +1167,24 @@ class Gen:
             b = self.var_leaf(ty, scope)
         if _warns(a, self.zero(ty)):
             a = self.var_leaf(ty, scope)
-        if ty in ("int", "int64_t"):
+        lo = vrange(ty)[0]
+        if ty in ("int", "int64_t") and _may_be(a, lo) and _may_be(b, -1):
             m1 = "(-1)" if ty == "int" else "(-1L)"
             fmt = (f"(({{1}} != 0 && !({{0}} == {INT_MIN_TEXT[ty]} && {{1}} == {m1})) ? {{0}} {op} {{1}} : {{0}})")
-        else:
+        else:  # (one of them cannot be: gcc -Wtype-limits would see an always false comparison)
             fmt = f"({{1}} != 0 ? {{0}} {op} {{1}} : {{0}})"
         return Op(ty, fmt, [a, b])
 
     def var_leaf(self, ty: str, scope: list[Var]) -> Expr:
-        v = self.pick(scope)
-        return convert(Ref(v.ty, v.name), ty)
+        v = self.pick([v for v in scope if "." not in v.name] or scope)
+        return self.convert(Ref(v.ty, v.name), ty, scope)
 
     def unary(self, ty: str, d: int, scope: list[Var], budget: Budget) -> Expr:
         a = self.expr(ty, d, scope, budget)
         if ty in FLOATS:
             return Op(ty, "(-{0})", [a])
-        if self.chance(0.5) and not (isinstance(_strip_casts(a), Op) and _strip_casts(a).cond):
+        if self.chance(0.5) and not (isinstance(_strip_casts(a), Op) and _strip_casts(a).cond) \
+                and not _zero_extends(a, ty):
             return Op(ty, "(~{0})", [a])
         if ty in ("int", "int64_t"):
             u = UNSIGNED_OF[ty]
@@ -629,40 +1193,71 @@ class Gen:
 
     def implicit_mix(self, ty: str, d: int, scope: list[Var], budget: Budget) -> Expr:
         """A binary operation whose operands differ in type: C's usual arithmetic conversions."""
+        narrow = [t for t in NARROW if t != "_Bool"] if self.o.narrow else []
         if ty == "unsigned":
-            other, ops = "int", ["+", "-", "*", "&", "|", "^"]
+            other, ops = self.pick(["int", "int", *narrow[:3]]), ["+", "-", "*", "&", "|", "^"]
         elif ty == "uint64_t":
-            other, ops = self.pick(["int", "unsigned", "int64_t"]), ["+", "-", "*", "&", "|", "^"]
+            other, ops = self.pick(["int", "unsigned", "int64_t", *narrow[:3]]), ["+", "-", "*", "&", "|", "^"]
         elif ty == "int64_t":
-            other, ops = self.pick(["int", "unsigned"]), ["&", "|", "^"]
+            other, ops = self.pick(["int", "unsigned", *narrow[:3]]), ["&", "|", "^"]
         elif ty == "float":
-            other, ops = self.pick(list(INTS)), ["+", "-", "*", "/"]
+            other, ops = self.pick([*INTS, *narrow[:3]]), ["+", "-", "*", "/"]
         elif ty == "double":
-            other, ops = self.pick([*INTS, "float"]), ["+", "-", "*", "/"]
-        else:  # int: nothing narrower converts to int without promotion games; plain bit op
+            other, ops = self.pick([*INTS, "float", *narrow[:3]]), ["+", "-", "*", "/"]
+        elif narrow and self.chance(0.5):  # int: a narrow operand, promoted
+            return Op(ty, f"({{0}} {self.pick(['&', '|', '^'])} {{1}})",
+                      [self.expr(ty, d, scope, budget), self.expr(self.pick(narrow), d, scope, budget)])
+        else:  # int: plain bit op
             return Op(ty, f"({{0}} {self.pick(['&', '|', '^'])} {{1}})",
                       [self.expr(ty, d, scope, budget), self.expr(ty, d, scope, budget)])
         a, b = self.expr(ty, d, scope, budget), self.expr(other, d, scope, budget)
         if self.chance(0.5):
             a, b = b, a
         op = self.pick(ops)
-        if op == "/" and b.ty in INTS:  # gcc -Wall: "division by zero" for what folds to an integer 0
+        if op == "/" and b.ty not in FLOATS:  # gcc -Wall: "division by zero" for what folds to an integer 0
             op = "*"
         if op in "+-" and (_zero_lit(a) or _zero_lit(b)):
             op = "*"  # see _zero_lit
         return Op(ty, f"({{0}} {op} {{1}})", [a, b])
 
+    def comparable(self, a: Expr, b: Expr, op: str) -> tuple[Expr, Expr, str]:
+        """``a op b`` made quiet under -Wextra: an operand whose signedness the usual conversions would
+        change converted explicitly (-Wsign-compare), and a constant compared with an integer of a
+        type that cannot reach it, or reaches it at its end, made one inside (-Wtype-limits)."""
+        ints = [*INTS, *NARROW]
+        if a.ty in ints and b.ty in ints:
+            c = common(promoted(a.ty), promoted(b.ty))
+            if c in ("unsigned", "uint64_t"):
+                if promoted(a.ty) in ("int", "int64_t"):
+                    a = convert(a, c)
+                if promoted(b.ty) in ("int", "int64_t"):
+                    b = convert(b, c)
+            for x, y in ((a, b), (b, a)):
+                if _const(y) and not _const(x):
+                    chain = _cast_chain(x)
+                    if "_Bool" in chain:  # (-Wbool-compare, through the casts)
+                        lit, op = Lit("int", self.pick(["0", "1"])), self.pick(["==", "!="])
+                    elif len(chain) == 1 and isinstance(x, (Ref, Elem, Call)):
+                        lit = self.interior_lit(x.ty)
+                    else:  # gcc sees through the casts: a value every type of them holds
+                        lit = Lit("int", str(self.rng.randint(1, 126)))
+                    a, b = (x, lit) if x is a else (lit, x)
+                    break
+        return a, b, op
+
     def compare(self, d: int, scope: list[Var], budget: Budget) -> Expr:
         op = self.pick(["<", "<=", ">", ">=", "==", "!="])
         for _ in range(4):
-            ta = self.pick(TYPES)
-            tb = ta if self.chance(0.6) else self.pick(TYPES)
+            ta = self.any_type()
+            tb = ta if self.chance(0.6) else self.any_type()
             a = self.expr(ta, d, scope, budget)
             b = self.expr(tb, d, scope, budget)
+            a, b, o = self.comparable(a, b, op)
             if not _warns(a, b):
-                return Op("int", f"({{0}} {op} {{1}})", [a, b], cond=True)
+                return Op("int", f"({{0}} {o} {{1}})", [a, b], cond=True)
         v = self.pick([v for v in scope if "." not in v.name] or scope)
-        return Op("int", f"({{0}} {op} {{1}})", [Ref(v.ty, v.name), self.lit(v.ty)], cond=True)
+        a, b, o = self.comparable(Ref(v.ty, v.name), self.lit(v.ty), op)
+        return Op("int", f"({{0}} {o} {{1}})", [a, b], cond=True)
 
     def cond(self, depth: int, scope: list[Var], budget: Budget, top: bool = False) -> Expr:
         r = self.rng.random()
@@ -685,12 +1280,75 @@ class Gen:
         args = [self.expr(t, min(d, 1), scope, Budget(0)) for t, _ in h.params[:-1]]
         return Call(h.ret, h.name, args, str(100 * self.helper_calls), site_first=False)
 
+    def math_call(self, ty: str, d: int, scope: list[Var]) -> Expr | None:
+        """A libm call of result type ``ty`` (float, double or int), or None. With libmvec or SLEEF only
+        exact ones (ULP_MATH is for the returned value alone)."""
+        exact = self.modes.vector_math in ("libmvec", "sleef")
+        fns = [f for f in MATH_FUNCS if f[1] == ty and (not exact or f[0] in EXACT_MATH)]
+        if ty in ("float", "double") and self.chance(0.3):
+            fns = [f for f in fns if f[0] in ("fabsf", "sqrtf", "fabs", "sqrt")]
+        if not fns:
+            return None
+        name, _, args = self.pick(fns)
+        self.math = True
+        if name in ("fabsf", "sqrtf") and self.chance(0.3):
+            name = "__builtin_" + name
+        vals = [self.expr(t, d, scope, Budget(0)) for t in args]
+        if all(_const(v) for v in vals) and scope:  # (gcc would fold the call, and warn about what it folds)
+            vals[0] = self.var_leaf(args[0], scope)
+        return Call(ty, name, vals)
+
+    # ------------------------------------------------------------ memory
+    def index(self, m: Mem, scope: list[Var], length: int | None = None) -> Expr:
+        """An index of ``m`` (of its rows with ``length``) that stays inside it: a constant, a loop
+        counter, a uniform parameter, the linear one (a consecutive index), or any integer masked."""
+        n = m.length if length is None else length
+        r = self.rng.random()
+        counters = [v for v in scope if v.counter]
+        if r < 0.15:
+            return Lit("int", str(self.rng.randrange(n)))
+        if r < 0.3 and counters and n >= 8:
+            v = self.pick(counters)
+            return Ref(v.ty, v.name)
+        if r < 0.45 and self.uniform and not self.in_helper:
+            v = self.pick(self.uniform)
+            return Op("int", f"({{0}} & {n - 1})", [self.convert(Ref(v.ty, v.name), "int", scope)])
+        if r < 0.6 and self.linear and not self.in_helper:
+            if m.kind == "shared" and length is None:
+                c = self.rng.randint(-64, 63)
+                return Op("int", f"({{0}} {'-' if c < 0 else '+'} {abs(c)})", [Ref("int", self.linear)])
+            return Op("int", f"({{0}} & {n - 1})", [Ref("int", self.linear)])
+        self.in_index += 1  # (an index of an index: no more memory, and small)
+        e = self.expr(self.int_type(), 0 if self.in_index > 1 else 1, scope, Budget(0))
+        self.in_index -= 1
+        return Op("int", f"({{0}} & {n - 1})",
+                  [e if e.ty in ("int64_t", "uint64_t") else self.convert(e, "int", scope)])
+
+    def mem_read(self, m: Mem, scope: list[Var]) -> Elem:
+        if m.kind == "gang":
+            return Elem(m.ty, m.name, [] if self.chance(0.5) else [Lit("int", "0")])
+        if m.kind == "out":
+            return Elem(m.ty, m.name, [Ref("int", self.linear or "i")])
+        if m.rows:
+            return Elem(m.ty, m.name, [self.index(m, scope, m.rows), self.index(m, scope)])
+        return Elem(m.ty, m.name, [self.index(m, scope)])
+
+    def store(self, scope: list[Var]) -> list[Stmt]:
+        mems = [m for m in self.mem_scope() if m.kind in ("gang", "out", "local")]
+        if not mems:
+            return []
+        m = self.pick(mems)
+        target = self.mem_read(m, scope)
+        op, value = self.compound_parts(m.ty, scope) if self.chance(0.35) else \
+            ("=", self.expr(m.ty, self.o.max_depth, scope, Budget(1)))
+        return [Store(target, value, op)]
+
     # ------------------------------------------------------------ statements
     def block(self, scope: list[Var], nest: int, n: int, can_return: bool, ret: str) -> list[Stmt]:
         scope = list(scope)
         out: list[Stmt] = []
         if nest > 0 and self.chance(0.3):
-            ty = self.pick(TYPES)
+            ty = self.any_type()
             name = self.fresh("t")
             out.append(Decl(ty, name, self.expr(ty, self.o.max_depth, scope, Budget(1))))
             scope.append(Var(ty, name))
@@ -702,66 +1360,167 @@ class Gen:
         r = self.rng.random()
         targets = [v for v in scope if v.assignable]
         depth = self.o.max_depth
-        if r < 0.3 and targets:
+        if r < 0.25 and targets:
             v = self.pick(targets)
             return [Assign(v.name, self.expr(v.ty, depth, scope, Budget(1)))]
-        if r < 0.4 and targets:
+        if r < 0.33 and targets:
             v = self.pick(targets)
-            return [self.compound(v, scope)]
-        if r < 0.62 and nest < self.o.max_nest:
+            steps = v.ty in ("unsigned", "uint64_t") or (v.ty in NARROW and v.ty != "_Bool")
+            if steps and self.chance(0.25):
+                return [Step(v.name, self.pick(["++", "--"]), self.chance(0.5))]
+            op, value = self.compound_parts(v.ty, scope)
+            return [Assign(v.name, value, op)]
+        if r < 0.39 and self.o.memory:
+            st = self.store(scope)
+            if st:
+                return st
+        if r < 0.54 and nest < self.o.max_nest:
             cond = self.cond(2, scope, Budget(1), top=True)
             then = self.block(scope, nest + 1, self.rng.randint(1, self.o.max_block), can_return, ret)
             els = self.block(scope, nest + 1, self.rng.randint(1, self.o.max_block), can_return, ret) \
                 if self.chance(0.5) else []
             return [If(cond, then, els)]
-        if r < 0.72 and can_return:
+        if r < 0.6 and can_return:
             ret_stmt = Return(self.expr(ret, depth, scope, Budget(1)))
             if nest > 0 and self.chance(0.5):
                 return [ret_stmt]
             return [If(self.cond(2, scope, Budget(1), top=True), [ret_stmt], [])]
-        if r < 0.84 and (self.in_helper or self.site < 90):
+        if r < 0.65 and self.ctl:
+            jump: Stmt = Break() if "loop" not in self.ctl or self.chance(0.5) else Continue()
+            if nest > 0 and self.chance(0.3):
+                return [jump]
+            return [If(self.cond(1, scope, Budget(1), top=True), [jump], [])]
+        if r < 0.74 and (self.in_helper or self.site < 90):
             ty = self.pick(TYPES)
             return [CallStmt(Call(ty, LOG_FN[ty], [self.expr(ty, depth - 1, scope, Budget(0))],
                                   self.next_site()))]
-        if r < 0.9 and self.o.loops and not self.in_helper:
-            i = self.fresh("i")
-            bound = Op("int", "({0} & 7)", [self.expr("int", 1, scope, Budget(0))])
-            inner = [*scope, Var("int", i, assignable=False)]
-            body: list[Stmt] = [Assign(v.name, self.expr(v.ty, 2, inner, Budget(0)))
-                                for v in self.rng.sample(targets, min(len(targets), 2))]
-            if self.chance(0.4) and self.site < 90:  # a call site reached once per iteration
-                ty = self.pick(TYPES)
-                body.insert(self.rng.randint(0, len(body)),
-                            CallStmt(Call(ty, LOG_FN[ty], [self.expr(ty, 1, inner, Budget(0))], self.next_site())))
-            return [Loop(i, bound, body)] if body else []
+        if r < 0.84 and self.o.loops and self.loop_nest < (1 if self.in_helper else 2) and nest < self.o.max_nest + 1:
+            return self.loop(scope, nest, can_return, ret)
+        if r < 0.89 and self.o.control and nest < self.o.max_nest:
+            return self.switch(scope, nest, can_return, ret)
+        if r < 0.94 and self.o.guards:
+            st = self.guarded_convert(scope)
+            if st:
+                return st
         if targets:
             v = self.pick(targets)
             return [Assign(v.name, self.expr(v.ty, depth, scope, Budget(1)))]
         return []
 
-    def compound(self, v: Var, scope: list[Var]) -> Stmt:
-        e = self.expr(v.ty, 2, scope, Budget(1))
-        if v.ty in FLOATS:
-            return Assign(v.name, e, "*=" if _zero_lit(e) else self.pick(["+=", "-=", "*="]))
-        if v.ty in ("unsigned", "uint64_t"):
+    def compound_parts(self, ty: str, scope: list[Var]) -> tuple[str, Expr]:
+        """(operator, value) of a compound assignment to a ``ty`` lvalue, free of overflow."""
+        if ty == "_Bool":
+            return self.pick(["|=", "&=", "^="]), self.bool_expr(1, scope, Budget(1))
+        if ty in NARROW:  # the lvalue is promoted: int arithmetic on two narrow values
+            lo, hi = vrange(ty)
+            op = self.pick(["+=", "-=", "&=", "|=", "^=", "*=", ">>=", "<<="])
+            if op in (">>=", "<<="):
+                if op == "<<=" and lo < 0:
+                    op = ">>="
+                return op, Lit("int", str(self.rng.randrange(16)))
+            other = self.pick([t for t in NARROW if t != "_Bool"])
+            olo, ohi = vrange(other)
+            if op == "*=" and max(abs(x * y) for x in (lo, hi) for y in (olo, ohi)) > 0x7FFFFFFF:
+                op = "+="
+            return op, self.narrow_expr(other, 2, scope, Budget(1))
+        e = self.expr(ty, 2, scope, Budget(1))
+        if ty in FLOATS:
+            return ("*=" if _zero_lit(e) else self.pick(["+=", "-=", "*="])), e
+        if ty in ("unsigned", "uint64_t"):
             op = self.pick(["+=", "-=", "*=", "&=", "|=", "^=", ">>=", "<<="])
         else:
             op = self.pick(["&=", "|=", "^=", ">>="])
         if op in (">>=", "<<="):
-            mask = BITS[v.ty] - 1
-            return Assign(v.name, Op(v.ty, f"({{0}} & {mask})", [self.expr(self.pick(INTS), 2, scope, Budget(0))])
-                          if self.chance(0.6) else Lit("int", str(self.rng.randrange(BITS[v.ty]))), op)
-        return Assign(v.name, e, op)
+            mask = BITS[ty] - 1
+            return op, (Op(ty, f"({{0}} & {mask})", [self.expr(self.pick(INTS), 2, scope, Budget(0))])
+                        if self.chance(0.6) else Lit("int", str(self.rng.randrange(BITS[ty]))))
+        return op, e
+
+    def trip_bound(self, scope: list[Var], limit: int) -> Expr:
+        r = self.rng.random()
+        if r < 0.15:  # (not 0: 'i < 0' is always false for an unsigned counter, -Wtype-limits)
+            return Lit("int", str(self.rng.randint(1, limit)))
+        if r < 0.35 and self.uniform and not self.in_helper:
+            v = self.pick(self.uniform)
+            return Op("int", f"({{0}} & {limit})", [self.convert(Ref(v.ty, v.name), "int", scope)])
+        e = self.expr(self.int_type(), 1, scope, Budget(0))
+        if _const(e) and scope:
+            e = self.var_leaf(self.int_type(), scope)
+        return Op("int", f"({{0}} & {limit})", [self.convert(e, "int", scope)])
+
+    def loop(self, scope: list[Var], nest: int, can_return: bool, ret: str) -> list[Stmt]:
+        var = self.fresh("i")
+        kind = self.pick(["for", "for", "down", "while", "do"] if self.o.control else ["for"])
+        ctype = self.pick(COUNTER_TYPES) if self.o.narrow else "int"
+        bound = self.trip_bound(scope, 7 if self.loop_nest == 0 else 3)
+        if ctype == "unsigned":
+            bound = convert(bound, "unsigned")
+        inner = [*scope, Var(ctype, var, assignable=False, counter=True)]
+        self.loop_nest += 1
+        self.ctl.append("loop")
+        body = self.block(inner, nest + 1, self.rng.randint(1, self.o.max_block), can_return, ret)
+        self.ctl.pop()
+        self.loop_nest -= 1
+        cond = self.compare(1, inner, Budget(0)) if self.o.control and self.chance(0.2) else None
+        return [Loop(var, bound, body, kind, cond, ctype)] if body else []
+
+    def switch(self, scope: list[Var], nest: int, can_return: bool, ret: str) -> list[Stmt]:
+        narrow = [v for v in scope if v.ty in NARROW and v.ty != "_Bool"]
+        r = self.rng.random()
+        if r < 0.2 and self.uniform and not self.in_helper:
+            u = self.pick(self.uniform)
+            sel: Expr = Op("int", "({0} & 3)", [self.convert(Ref(u.ty, u.name), "int", scope)])
+        elif r < 0.35 and narrow:
+            v = self.pick(narrow)
+            sel = Ref(v.ty, v.name)
+        elif r < 0.5:
+            sel = Op("unsigned", "({0} % 5u)", [convert(self.expr(self.int_type(), 1, scope, Budget(0)), "unsigned")])
+        else:
+            sel = Op("int", "({0} & 7)", [self.convert(self.expr(self.int_type(), 1, scope, Budget(0)), "int", scope)])
+        labels = self.rng.sample(range(8), self.rng.randint(1, 5))
+        groups: list[list[int | None]] = []
+        while labels:
+            k = self.rng.randint(1, min(2, len(labels)))
+            groups.append(labels[:k])
+            labels = labels[k:]
+        if self.chance(0.5):
+            groups.insert(self.rng.randint(0, len(groups)), [None])
+        self.ctl.append("switch")
+        cases = [Case(g, self.block(scope, nest + 1, self.rng.randint(1, 3), can_return, ret), self.chance(0.75))
+                 for g in groups]
+        self.ctl.pop()
+        return [Switch(sel, cases)]
+
+    def guarded_convert(self, scope: list[Var]) -> list[Stmt]:
+        """``if (lo < f && f < hi) v = (T)f;``: the vector code converts every lane, also those whose
+        f is NaN or out of range, and keeps the active ones."""
+        targets = [v for v in scope if v.assignable and v.ty not in FLOATS and v.ty != "_Bool"]
+        floats = [v for v in scope if v.ty in FLOATS]
+        if not targets:
+            return []
+        v = self.pick(targets)
+        src = Ref(self.pick(floats).ty, self.pick(floats).name) if floats and self.chance(0.6) else \
+            self.expr(self.pick(FLOATS), 1, scope, Budget(0))
+        lo_t, hi_t = clamp_texts(v.ty, src.ty)
+        if self.chance(0.3):  # a narrower range of the program's own
+            k = self.pick([16.5, 100.0, 1000.0, 30000.0])
+            lo, hi = (float(t.strip("()")) for t in CLAMP[v.ty])
+            lo, hi, suf = max(lo, -k), min(hi, k), "f" if src.ty == "float" else ""
+            lo_t, hi_t = (f"({lo!r}{suf})" if lo < 0 else f"{lo!r}{suf}"), f"{hi!r}{suf}"
+        cvt = Op(v.ty, f"({v.ty}){{0}}", [src], atomic=True)
+        guard = Op("int", f"(({{0}} > {lo_t}) && ({{0}} < {hi_t}))", [src], cond=True, atomic=True)
+        els = [Assign(v.name, self.expr(v.ty, 1, scope, Budget(0)))] if self.chance(0.3) else []
+        return [GuardedIf(guard, [Assign(v.name, cvt)], els)]
 
     # ------------------------------------------------------------ functions
     def make_helper(self) -> Func:
-        ret = self.pick(TYPES)
-        params = [(self.pick(TYPES), n) for n in ("a", "b")[: self.rng.randint(1, 2)]]
+        ret = self.any_type()
+        params = [(self.any_type(), n) for n in ("a", "b")[: self.rng.randint(1, 2)]]
         scope = [Var(t, n) for t, n in params]
         self.in_helper = True
         body: list[Stmt] = []
         if self.chance(0.5):
-            ty = self.pick(TYPES)
+            ty = self.any_type()
             body.append(Decl(ty, "hv", self.expr(ty, 2, scope, Budget(1))))
             scope.append(Var(ty, "hv"))
         for _ in range(self.rng.randint(1, 3)):
@@ -770,24 +1529,89 @@ class Gen:
         self.in_helper = False
         return Func("h", ret, [*params, ("int", "site")], body, static=True)
 
+    def choose_modes(self) -> None:
+        m = self.modes
+        if self.o.modes:
+            m.lanes = self.pick([1] * 16 + [2] * 3 + [4])
+            m.boscc = self.pick(["auto"] * 12 + ["off"] * 5 + ["all"] * 3)  # (all: the largest code)
+            m.abi = self.chance(0.2)
+            m.wrapper = self.chance(0.1)
+            m.frontend = "clang" if self.chance(0.2) else "pycparser"
+            m.vector_math = self.pick(["expand"] * 5 + ["none"] * 3 + ["sleef", "libmvec"])
+            m.pragma = self.chance(0.5)
+
+    def make_table(self) -> None:
+        ty = self.pick(MEM_TYPES)
+        name = f"T{len(self.tables) + 1}"
+        if self.chance(0.25):
+            rows, cols = 4, 8
+        else:
+            rows, cols = 0, self.pick([8, 16, 32, 64])
+        values = [self.lit(ty).text for _ in range(max(rows, 1) * cols)]
+        self.tables.append(Table(ty, name, values, rows))
+        self.mems.append(Mem(name, ty, "table", cols, rows))
+
     def program(self) -> Program:
         o = self.o
-        ret = self.pick(TYPES)
+        mem = o.memory and self.chance(0.5)
+        self.choose_modes()
+        # The vector function ABI (--abi) takes no narrow lanes, no gang pointer and (NEON) no lanes of
+        # two sizes (expand/abi.py diagnoses them): its programs keep to one width.
+        abi = self.modes.abi
+        width = self.pick([("int", "unsigned", "float"), ("int64_t", "uint64_t", "double")])
+        ret = self.pick(width) if abi else self.any_type()
         names = ["x", "y", "z"][: self.rng.randint(1, o.max_params)]
-        params = [(self.pick(TYPES), n) for n in names]
+        params = [(self.pick(width) if abi else self.any_type(), n) for n in names]
+        scope = [Var(t, n) for t, n in params]
+        if o.modes and self.chance(0.3):  # a uniform value parameter
+            t = self.pick(["int", "int", "unsigned", "short", "float", "int64_t"]) if o.narrow else \
+                self.pick(["int", "unsigned", "float"])
+            params.append((t, "n"))
+            v = Var(t, "n", assignable=False)  # (a varying value would make it varying: diagnosed)
+            scope.append(v)
+            self.modes.uniform.append("n")
+            if t not in FLOATS:
+                self.uniform.append(v)
+        if mem:
+            if o.modes and self.chance(0.5):  # a linear parameter: consecutive indexes
+                params.append(("int", "i"))
+                scope.append(Var("int", "i", assignable=False))
+                self.linear = "i"
+                self.modes.linear.append("i")
+            kinds = [k for k in ("gang", "shared", "out", "scatter", "table", "table", "local") if self.chance(0.4)
+                     and (k != "out" or self.linear) and (o.modes or k in ("gang", "table", "local"))
+                     and not (k == "gang" and abi)]
+            for k in kinds or ["table"]:
+                if k == "table":
+                    self.make_table()
+                    continue
+                if k == "local":
+                    continue  # (declared below)
+                ty = self.pick(MEM_TYPES)
+                name = {"gang": "p", "shared": "tab", "out": "out", "scatter": "hist"}[k]
+                params.append((f"{'const ' if k == 'shared' else ''}{ty} *", name))
+                self.mems.append(Mem(name, ty, k, 128))
+                if k != "gang":
+                    self.modes.uniform.append(name)
+        self.rng.shuffle(params)
         if self.chance(o.helper):
             self.helper = self.make_helper()
-        scope = [Var(t, n) for t, n in params]
         body: list[Stmt] = []
         locals_: list[Var] = []
         for _ in range(self.rng.randint(1, 4)):
-            ty = self.pick(TYPES)
+            ty = self.any_type()
             name = self.fresh("v")
             init = self.lit(ty) if self.chance(0.25) else self.expr(ty, 2, scope, Budget(1))
             body.append(Decl(ty, name, init))
             v = Var(ty, name)
             scope.append(v)
             locals_.append(v)
+        if mem and self.chance(0.4):
+            ty, n = self.pick(MEM_TYPES), self.pick([8, 16])
+            name = self.fresh("a")
+            body.append(ArrayDecl(ty, name, n, [self.expr(ty, 1, scope, Budget(0))
+                                                for _ in range(self.rng.randint(0, 4))]))
+            self.mems.append(Mem(name, ty, "local", n))
         if self.chance(o.union):
             kind = self.pick(UNIONS)
             u = self.fresh("u")
@@ -801,13 +1625,36 @@ class Gen:
                     body.append(Assign(f"{u}.{im}", self.expr(it, 2, scope, Budget(1))))
             scope += [Var(ft, f"{u}.{fm}"), Var(it, f"{u}.{im}")]
             locals_ += [Var(ft, f"{u}.{fm}"), Var(it, f"{u}.{im}")]
+        first = len(body)
         for _ in range(self.rng.randint(2, o.max_stmts)):
             body.extend(self.stmt(scope, 0, True, ret))
+        refuse = False
+        varying = [Var(t, n) for t, n in params if not t.endswith("*") and n not in self.modes.uniform]
+        for m in [m for m in self.mems if m.kind == "scatter"]:
+            e = self.expr(self.int_type(), 1, scope, Budget(0))
+            if varying and self.chance(0.95):  # (a varying index: one store per lane, in lane order)
+                v = self.pick(varying)
+                t = "int" if v.ty in FLOATS else v.ty
+                e = Op(t, "({0} ^ {1})", [self.convert(Ref(v.ty, v.name), t, scope), self.convert(e, t, scope)])
+            idx = Op("int", f"({{0}} & {m.length - 1})", [self.convert(e, "int", scope)])
+            body.insert(self.rng.randint(first, len(body)), Store(Elem(m.ty, m.name, [idx]),
+                                                                 self.expr(m.ty, 2, scope, Budget(0))))
+            refuse = True  # (a uniform index, or a second store below: lane order, refused)
+            if self.chance(0.1):  # (a second store: lane order, refused)
+                idx2 = self.index(m, scope)
+                body.insert(self.rng.randint(first, len(body)), Store(Elem(m.ty, m.name, [idx2]),
+                                                                     self.expr(m.ty, 1, scope, Budget(0))))
         # The final return reads every local, so nothing generated is dead.
         final: Expr = self.expr(ret, 1, scope, Budget(1))
         for v in locals_:
             final = Op(ret, "({0} + {1})" if ret in FLOATS or ret in ("unsigned", "uint64_t") else "({0} ^ {1})",
                        [final, convert(Ref(v.ty, v.name), ret)])
+        if ret in NARROW:
+            final = to_bool(final) if ret == "_Bool" else Op(ret, f"({ret}){{0}}", [final])
+        elif ret in FLOATS and self.modes.vector_math in ("libmvec", "sleef") and self.chance(0.5):
+            name = self.pick(ULP_MATH) + ("f" if ret == "float" else "")
+            final = Call(ret, name, [final])
+            self.math = True
         body.append(Return(final, keep=True))
         f = Func("f", ret, params, body)
         assigned = {s.name for s in walk_stmts(body) if isinstance(s, Assign)}
@@ -817,7 +1664,7 @@ class Gen:
         if self.chance(o.diagnostics):
             expect = self.pick(DIAGNOSTICS)
             self.plant_diagnostic(f, expect, scope)
-        return Program(self.label, f, self.helper, expect, self.math)
+        return Program(self.label, f, self.helper, expect, self.math, self.tables, self.modes, refuse)
 
     def plant_diagnostic(self, f: Func, word: str, scope: list[Var]) -> None:
         src = next((p for t, p in f.params if t in INTS), None)
@@ -857,8 +1704,11 @@ def canonicalize_nans(stmts: list[Stmt], members: dict[str, Var], copied: set[st
         i += 1
 
 
+_TYPE_NAMES = "|".join(re.escape(t) for t in sorted((*TYPES, *NARROW), key=len, reverse=True))
+
+
 def _strip_casts(e: Expr) -> Expr:
-    while isinstance(e, Op) and len(e.kids) == 1 and re.fullmatch(r"\(\w+\)\{0\}", e.fmt):
+    while isinstance(e, Op) and len(e.kids) == 1 and re.fullmatch(rf"\((?:{_TYPE_NAMES})\)\{{0\}}", e.fmt):
         e = e.kids[0]
     return e
 
@@ -873,7 +1723,7 @@ def _canon(e: Expr) -> str:
             return kids[0]
         if e.fmt in ("({0} | {1})", "({0} & {1})", "({0} ^ {1})", "({0} + {1})", "({0} * {1})"):
             kids.sort()  # gcc compares commutative operands either way round
-        return re.sub(r"\((?:int|unsigned|int64_t|uint64_t|float|double)\)", "", e.fmt.format(*kids))
+        return re.sub(rf"\((?:{_TYPE_NAMES})\)", "", e.fmt.format(*kids))
     return expr_text(e)
 
 
@@ -891,14 +1741,81 @@ def _zero_lit(e: Expr) -> bool:
         return False
 
 
+def _lit_value(text: str) -> int | None:
+    """The value of an integer literal's text (``(-5)``, ``0x10u``, ``(-2147483647 - 1)``), or None."""
+    t = text.strip("()")
+    if t.endswith(" - 1"):
+        v = _lit_value(t[:-4])
+        return None if v is None else v - 1
+    neg = t.startswith("-")
+    t = t.lstrip("-").rstrip("uUlL")
+    try:
+        v = int(t, 0)
+    except ValueError:
+        return None
+    return -v if neg else v
+
+
+_CAST = re.compile(rf"\((?:{_TYPE_NAMES})\)\{{0\}}")
+
+
+def _cast_chain(e: Expr) -> list[str]:
+    """The types ``e``'s value passes through: its own, then those of the casts it is made of, outside in."""
+    out = [e.ty]
+    while isinstance(e, Op) and len(e.kids) == 1 and _CAST.fullmatch(e.fmt):
+        e = e.kids[0]
+        out.append(e.ty)
+    return out
+
+
+_BITOPS = ("({0} & {1})", "({0} | {1})", "({0} ^ {1})")
+
+
+def value_range(e: Expr) -> tuple[int, int] | None:
+    """Bounds of integer expression ``e``'s value (what its type, its casts and bit operations of
+    narrower operands let through: gcc's -Wtype-limits sees as much), or None (a float)."""
+    chain = _cast_chain(e)
+    inner = e
+    while isinstance(inner, Op) and len(inner.kids) == 1 and _CAST.fullmatch(inner.fmt):
+        inner = inner.kids[0]
+    r: tuple[int, int] | None = None
+    if isinstance(inner, Op) and inner.fmt in _BITOPS and inner.ty not in FLOATS:
+        a, b = value_range(inner.kids[0]), value_range(inner.kids[1])
+        if a is not None and b is not None:
+            m = max(max(abs(x), abs(x + 1)).bit_length() for x in (*a, *b))
+            r = (0, (1 << m) - 1) if min(a[0], b[0]) >= 0 else (-(1 << m), (1 << m) - 1)
+    for t in reversed(chain):
+        if t in FLOATS:
+            r = None
+            continue
+        tr = vrange(t)
+        if r is None or not (tr[0] <= r[0] and r[1] <= tr[1]):
+            r = tr
+    return r
+
+
+def _may_be(e: Expr, v: int) -> bool:
+    """Whether integer expression ``e`` may have the value ``v``."""
+    r = value_range(e)
+    return r is None or r[0] <= v <= r[1]
+
+
+def _zero_extends(e: Expr, ty: str) -> bool:
+    """Whether ``e`` (of type ``ty``) is an unsigned value narrower than ``ty`` widened: ``~e`` compared
+    would be a 'promoted bitwise complement of an unsigned value' (-Wsign-compare)."""
+    r = value_range(e)
+    return r is not None and r[0] >= 0 and r[1] < (1 << (BITS[ty] - 1))
+
+
 def _const(e: Expr) -> bool:
-    return not any(isinstance(n, (Ref, Call)) for n in walk_expr(e))
+    return not any(isinstance(n, (Ref, Call, Elem)) for n in walk_expr(e))
 
 
 def _warns(a: Expr, b: Expr) -> bool:
     """Would gcc -Wall flag ``a OP b``? A self-comparison, a constant against a truth value
-    (-Wbool-compare) or against a bit operation with a constant (-Wtautological-compare)."""
-    if expr_text(a) == expr_text(b) or _canon(a) == _canon(b):
+    (-Wbool-compare) or against a bit operation with a constant (-Wtautological-compare), two
+    constants (-Wtype-limits where the result is known)."""
+    if expr_text(a) == expr_text(b) or _canon(a) == _canon(b) or (_const(a) and _const(b)):
         return True
     for x, y in ((a, b), (b, a)):
         if _const(y):
@@ -909,24 +1826,68 @@ def _warns(a: Expr, b: Expr) -> bool:
     return False
 
 
+def clamp_texts(dst: str, src: str) -> tuple[str, str]:
+    """The open range (as C literals of float type ``src``) a value must lie in to convert to ``dst``."""
+    lo, hi = CLAMP[dst]
+    suf = "f" if src == "float" else ""
+    lo_t = lo if lo.startswith("(") else f"({lo}{suf})" if lo.startswith("-") else lo + suf
+    return lo_t, hi + suf
+
+
+def to_bool(e: Expr) -> Expr:
+    """``e`` converted to _Bool (``(e != 0)`` where gcc would see '*', '<<' or '?:' in a boolean context)."""
+    if e.ty == "_Bool":
+        return e
+    if _bool_safe(e):
+        return Op("_Bool", "(_Bool){0}", [e])
+    return Op("_Bool", "({0} != 0)", [e], cond=True)
+
+
 def convert(e: Expr, dst: str) -> Expr:
     """``e`` converted to ``dst`` without undefined behaviour (floats are range-checked first)."""
     src = e.ty
     if src == dst:
         return e
-    if src in FLOATS and dst in INTS:
-        lo, hi = CLAMP[dst]
-        suf = "f" if src == "float" else ""
-        lo_t = lo if lo.startswith("(") else f"({lo}{suf})" if lo.startswith("-") else lo + suf
-        return Op(dst, f"({dst})(({{0}} > {lo_t} && {{0}} < {hi}{suf}) ? {{0}} : 0)", [e])
+    if dst == "_Bool":
+        return to_bool(e)
+    if src in FLOATS and dst not in FLOATS:
+        lo_t, hi_t = clamp_texts(dst, src)
+        return Op(dst, f"({dst})(({{0}} > {lo_t} && {{0}} < {hi_t}) ? {{0}} : 0)", [e])
     return Op(dst, f"({dst}){{0}}", [e])
 
 
+#: Programs drawn for one seed at most, until one compiles without a warning.
+DRAWS = 10
+
+
 def generate(seed: int | str, opts: GenOptions | None = None) -> Program:
-    """The program of ``seed`` (any int or string): the same seed always gives the same program."""
+    """The program of ``seed`` (any int or string): the same seed always gives the same program.
+
+    The generator avoids what gcc -Wall -Wextra warns about, but gcc's front end folds more than it
+    knows (a comparison that folding makes constant is -Wtype-limits): a program gcc warns about, with
+    plain char signed or unsigned, is drawn again from the seed's next stream (``quiet``)."""
     label = str(seed)
-    rng = random.Random(f"expand-fuzz:{label}")
-    return Gen(rng, opts or GenOptions(), label).program()
+    for draw in range(DRAWS):
+        rng = random.Random(f"expand-fuzz:{label}" + (f"/{draw}" if draw else ""))
+        prog = Gen(rng, opts or GenOptions(), label).program()
+        if draw == DRAWS - 1 or quiet(render(prog)):
+            return prog
+    raise AssertionError("unreachable")
+
+
+def quiet(text: str) -> bool:
+    """Whether gcc (of this host) compiles ``text`` without a warning under -Wall -Wextra, with plain
+    char signed and unsigned (True when there is no gcc to ask)."""
+    text = text.replace('#include "fuzz_log.h"', FUZZ_LOG_H)
+    for char in ("-fsigned-char", "-funsigned-char"):
+        try:
+            p = subprocess.run(["gcc", "-fsyntax-only", "-Wall", "-Wextra", "-Werror", "-fopenmp-simd", char,
+                                "-x", "c", "-"], input=text, capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired):
+            return True
+        if p.returncode != 0:
+            return False
+    return True
 
 
 def program_seed(seed: int, index: int) -> str:
@@ -935,13 +1896,20 @@ def program_seed(seed: int, index: int) -> str:
 
 # ----------------------------------------------------------------------------- checking
 
+#: Diagnostics a program may get instead of expanding (``/* expand-fuzz: may-refuse ... */``): a store
+#: to memory the lanes share whose lane order the vector code cannot keep (expand/shared_stores.py).
+REFUSALS = {"shared-store": re.compile(r"(memory that|one place) every lane shares")}
+
 
 @dataclass
 class Outcome:
-    """What happened to one program. kind: ok, mismatch, crash, diagnostic (an ExpandError that was
-    not planted), missing-diagnostic, build (the vector code does not compile or link), scalar-build
-    (the program itself does not compile: a generator bug), harness (the harness crashed), not-run
-    (everything compiled and linked, but this host cannot run the ISA's code: emit/host.py)."""
+    """What happened to one program. kind: ok, refused (a diagnostic the program may get, in its
+    ``may-refuse`` class), mismatch, crash (a traceback, or expand did not finish), diagnostic (an
+    ExpandError that was not planted or allowed), missing-diagnostic, build (the vector code does not
+    compile or link; ``werror`` when a warning stopped it), scalar-build (the program itself does not
+    compile: a generator bug), scalar-ub (the scalar code has undefined behaviour: a generator bug),
+    harness (the harness crashed, or the run did not end), not-run (everything compiled and linked,
+    but this host cannot run the ISA's code: emit/host.py)."""
 
     kind: str
     summary: str
@@ -950,7 +1918,16 @@ class Outcome:
 
     @property
     def failed(self) -> bool:
-        return self.kind not in ("ok", "not-run")
+        return self.kind not in ("ok", "not-run", "refused")
+
+    @property
+    def werror(self) -> bool:
+        """The vector code does not compile because of a warning (-Wall -Wextra -Werror)."""
+        return self.kind == "build" and re.search(r"error: .*\[-Werror=", self.details) is not None
+
+    @property
+    def traceback(self) -> bool:
+        return self.kind == "crash" and "Traceback" in self.details
 
     def signature(self) -> tuple[str, str]:
         """What a minimized program must keep failing with."""
@@ -1020,18 +1997,80 @@ def expected_error(text: str) -> str | None:
     return m.group(1) if m else None
 
 
+def loop_sites_of(text: str) -> list[int]:
+    m = re.search(r"expand-fuzz: loop-sites ([\d,]+)", text)
+    return [int(x) for x in m.group(1).split(",")] if m else []
+
+
+def may_refuse(text: str) -> str | None:
+    m = re.search(r"/\* expand-fuzz: may-refuse (\S+) \*/", text)
+    return m.group(1) if m else None
+
+
+@dataclass
+class Setting:
+    """The expand options a program's modes come to on one ISA (what it lacks falls back to the default)."""
+
+    lanes: int
+    boscc: str
+    abi: bool
+    wrapper: str | None
+    vector_math: str
+    frontend: str
+    shapes: dict[str, str]
+
+    def command(self, isa_name: str, file: str) -> str:
+        """The equivalent ``expand --verify`` command line (without the call log)."""
+        words = ["expand", file, "--isa", isa_name, "--lanes", str(self.lanes), "--boscc", self.boscc,
+                 "--vector-math", self.vector_math, "--frontend", self.frontend]
+        words += ["--abi"] if self.abi else []
+        words += ["--wrapper", self.wrapper] if self.wrapper else []
+        for shape in ("uniform", "linear"):
+            names = [n for n, s in self.shapes.items() if s == shape]
+            words += [f"--{shape}", ",".join(names)] if names else []
+        return " ".join(words + ["--verify"])
+
+
+def setting(modes: Modes, isa_name: str) -> Setting:
+    from emit import ISAS, get_isa
+    isa = get_isa(isa_name)
+    vm = modes.vector_math
+    if vm == "libmvec" and not isa.libmvec or vm == "sleef" and (isa.sleef_suffix is None or isa.arch != "x86_64"):
+        vm = "expand"  # (SLEEF is installed for the host only)
+    lanes = ISAS[isa_name][2] * modes.lanes
+    while lanes > isa.lanes:  # (the most the ISA's table has: AVX-512 gangs of 16 or 32 lanes)
+        try:
+            get_isa(isa_name, lanes)
+            break
+        except ValueError:
+            lanes //= 2
+    return Setting(lanes, modes.boscc, modes.abi and bool(isa.abi_letter),
+                   "array" if modes.wrapper else None, vm, modes.frontend,
+                   {} if modes.pragma else {**{n: "uniform" for n in modes.uniform},
+                                            **{n: "linear" for n in modes.linear}})
+
+
+#: ``check_source(sanitize=True)``: the scalar program built with UBSan, stopping at the first report.
+UBSAN = ("-fsanitize=undefined,float-cast-overflow", "-fno-sanitize-recover=all")
+
+
 def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int | None = None, name: str = "prog",
                  workdir: Path | None = None, expect_error: str | None = None, timeout: float = 120.0,
-                 cache_dir: Path | None = None) -> Outcome:
-    """Expand ``f`` of ``text`` for ``isa_name`` and verify it (returns and call logs).
+                 cache_dir: Path | None = None, sanitize: bool = False) -> Outcome:
+    """Expand ``f`` of ``text`` for ``isa_name`` with the program's modes and verify it (returns, call
+    logs, memory); the program itself must compile with -Wall -Wextra -Werror, and so must the vector code.
+    ``sanitize``: the scalar program runs under UBSan (on the host's ISAs): undefined behaviour on any
+    input stops it, the outcome "scalar-ub".
 
     ``seed`` seeds the random inputs; by default the one the fuzz run used for the program (named in
     its ``/* expand-fuzz program LABEL */`` line), so a replay sees the same inputs."""
     from emit import get_isa
-    from expand.check.verify import Param, precompiled_header, verify
+    from expand.check.verify import COMPILE_FLAGS, precompiled_header, trip_bounds, verify, verify_params
     from expand.driver import expand_module
     from expand.ir.diagnostics import ExpandError
-    from frontends.pycparser_frontend import read_file
+    from expand.vecmath import VectorMath, parse_modes
+    from frontends.clang_frontend import read_file_any
+    from mathlib.libm import ensure
 
     t0 = time.monotonic()
     if seed is None:
@@ -1039,26 +2078,32 @@ def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int | 
         seed = _verify_seed(m.group(1)) if m else 1
     if expect_error is None:
         expect_error = expected_error(text)
+    refusal = may_refuse(text)
     own = workdir is None
     wd = Path(tempfile.mkdtemp(prefix="expand-fuzz-")) if workdir is None else Path(workdir)
     try:
         write_support(wd)
         src = wd / f"{name}.c"
         src.write_text(text)
-        isa = get_isa(isa_name)
+        st = setting(Modes.parse(text), isa_name)
+        isa = get_isa(isa_name, st.lanes)
         if threading.current_thread() is not threading.main_thread():
             timeout = 0  # signals reach the main thread only
         old = signal.signal(signal.SIGALRM, _on_alarm) if timeout else None
         if timeout:
             signal.setitimer(signal.ITIMER_REAL, timeout)
+        vm = VectorMath(parse_modes(st.vector_math))
         try:
-            mod = read_file(str(src), text)
-            res = expand_module(mod, isa, functions=["f"], expandable=set())
+            mod = read_file_any(str(src), text, frontend=st.frontend, cc=isa.preprocessor)
+            res = expand_module(mod, isa, functions=["f"], expandable=set(), shapes=st.shapes, boscc=st.boscc,
+                                abi=st.abi, wrapper=st.wrapper, vector_math=vm)
         except ExpandError as exc:
             msg = exc.render()
+            first = re.sub(r"^\S*?:\d+:\d+: ", "", msg.splitlines()[0])
             if expect_error and expect_error.lower() in msg.lower():
                 return Outcome("ok", f"diagnosed as expected: {msg.splitlines()[0]}", msg, time.monotonic() - t0)
-            first = re.sub(r"^\S*?:\d+:\d+: ", "", msg.splitlines()[0])
+            if refusal in REFUSALS and REFUSALS[refusal].search(first):
+                return Outcome("refused", first, msg, time.monotonic() - t0)
             return Outcome("diagnostic", first, msg, time.monotonic() - t0)
         except _Timeout:
             return Outcome("crash", f"expand did not finish in {timeout:g} s", "", time.monotonic() - t0)
@@ -1079,14 +2124,35 @@ def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int | 
             return Outcome("scalar-build", "fuzz_log.c does not compile", exc.stderr, time.monotonic() - t0)
         cflags = FUZZ_CFLAGS + FUZZ_ISA_CFLAGS.get(isa.name, ())
         try:
+            needs = vm.link(isa, build=ensure)
+        except (RuntimeError, ValueError, OSError) as exc:
+            return Outcome("harness", f"building mathlib's vector libm failed: {exc}", "", time.monotonic() - t0)
+        try:
             pch = precompiled_header(isa, cache_dir or wd, cflags)
         except Exception:  # only a speed-up: the harness compiles without it
             pch = None
-        rep = verify(scalar_sources=[src], scalar_name=e.scalar_name, vector_c=res.text,
-                     vector_name=e.vector_name, params=[Param(p.name, p.type) for p in e.params], ret=e.ret,
-                     isa=isa, link_files=[log_obj], constants=e.constants, n_random=n_random, seed=seed,
-                     call_log=True, nan_bits=False, pch=pch, cflags=cflags,
-                     scalar_cflags=FUZZ_SCALAR_CFLAGS.get(isa.name, ()))
+        (wd / "vector.c").write_text(res.text)
+        # (the precompiled headers too, where verify takes them: see its pch)
+        force = ["-include", str(pch)] if pch and not re.search(r"^\s*#\s*define\s+_\w*_SOURCE\b", res.text, re.M) \
+            else []
+        strict = [*isa.cc, *COMPILE_FLAGS, *isa.cflags, *cflags, *FUZZ_VECTOR_CFLAGS, *force, f"-I{wd}", "vector.c"]
+        p = subprocess.run(strict, cwd=wd, capture_output=True, text=True, errors="replace")
+        if p.returncode != 0:
+            return Outcome("build", "the vector code does not compile with -Wall -Wextra -Werror",
+                           f"$ {shlex.join(strict)}\n{p.stderr[-20000:]}\n--- vector code ---\n{res.text}",
+                           time.monotonic() - t0)
+        # Trip counts bounded as the command line bounds them, and uniform values too: each of their
+        # edge values runs with every gang of edge values of the others (a product).
+        bounds, _ = trip_bounds(e.params, [*e.trip_params, *(p.name for p in e.params if p.shape == "uniform")])
+        rep = verify(scalar_sources=[src], scalar_name=e.scalar_name, vector_c=res.text, bounds=bounds,
+                     vector_name=e.vector_name, params=verify_params(e.params), ret=e.ret, isa=isa,
+                     link_files=[log_obj, *needs.link_files], libs=[*needs.libs, "m", *(["ubsan"] if sanitize else [])],
+                     constants=e.constants, n_random=n_random, seed=seed, call_log=True,
+                     call_log_loose=loop_sites_of(text), nan_bits=False, pch=pch,
+                     cflags=cflags, scalar_cflags=(*FUZZ_SCALAR_CFLAGS.get(isa.name, ()), *FUZZ_PROGRAM_CFLAGS,
+                                                   *(UBSAN if sanitize else ())),
+                     global_vars=[(g.name, g.type) for g in e.globals], timeout=FUZZ_RUN_TIMEOUT,
+                     **({"ulp_bound": needs.ulp_bound} if needs.ulp_bound is not None else {}))
         dt = time.monotonic() - t0
         if rep.ok:
             return Outcome("ok", rep.summary, "", dt)
@@ -1097,6 +2163,8 @@ def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int | 
             return Outcome("scalar-build", rep.summary, details, dt)
         if "compiling" in rep.summary or "linking" in rep.summary:
             return Outcome("build", rep.summary, details, dt)
+        if rep.verdict == "scalar-ub" or sanitize and rep.verdict == "scalar-crash":
+            return Outcome("scalar-ub", rep.summary, details, dt)
         if rep.mismatches:
             return Outcome("mismatch", rep.summary, details, dt)
         return Outcome("harness", rep.summary, details, dt)
@@ -1113,11 +2181,32 @@ def check_file(path: Path | str, isa_name: str, *, n_random: int = 2000, seed: i
 
 # ----------------------------------------------------------------------------- minimizing
 
+_MASKED = re.compile(r"\(\{0\} & \d+\)")
+
+
+def strip_jumps(stmts: list[Stmt], what: tuple[type, ...]) -> list[Stmt]:
+    """``stmts`` without the ``break``s and ``continue``s (of the kinds ``what``) that leave the construct
+    they are in (a loop or switch being replaced by its body): those of inner loops and switches stay."""
+    out: list[Stmt] = []
+    for s in stmts:
+        if isinstance(s, what):
+            continue
+        if isinstance(s, If):
+            s.then, s.els = strip_jumps(s.then, what), strip_jumps(s.els, what)
+        elif isinstance(s, Switch):  # (a break there is the switch's)
+            for c in s.cases:
+                c.body = strip_jumps(c.body, tuple(t for t in what if t is not Break))
+        out.append(s)
+    return out
+
 
 class Minimizer:
     """Delta debugging on the program tree: statements first (ddmin over all of them, then one by
-    one with if-hoisting), then expressions (each replaced by 0, 1, a same-typed operand or a
-    parameter), repeated until nothing more goes or the budget is spent."""
+    one with if-hoisting, loops and switches replaced by their bodies), then expressions (each
+    replaced by 0, 1, a same-typed operand or a parameter; an index or a trip count only by 0, or
+    inside its mask), then expand's options and the shapes, repeated until nothing more goes or the
+    budget is spent. Nothing it makes reads or writes out of bounds, loops long or converts a float
+    out of range: range checks and what they guard are edited whole."""
 
     def __init__(self, prog: Program, pred: Callable[[Program], bool], *, max_tests: int = 400,
                  max_seconds: float = 300.0) -> None:
@@ -1149,15 +2238,16 @@ class Minimizer:
             self.one_by_one(self.statement_edits)
             self.one_by_one(self.expression_edits)
             self.one_by_one(self.param_edits)
+            self.one_by_one(self.mode_edits)
             if render(self.best) == before:
                 break
         return self.best
 
     # --- statements
     def removable(self, p: Program) -> list[Stmt]:
-        out = [s for s in walk_stmts(p.f.body) if not s.keep]
+        out = [s for s in walk_stmts(p.f.body) if not s.keep and not isinstance(s, ArrayDecl)]
         if p.helper is not None:
-            out += [s for s in walk_stmts(p.helper.body) if not s.keep]
+            out += [s for s in walk_stmts(p.helper.body) if not s.keep and not isinstance(s, ArrayDecl)]
         return out
 
     def without(self, p: Program, ids: set[int]) -> Program:
@@ -1203,6 +2293,8 @@ class Minimizer:
     def statement_edits(self, p: Program) -> Iterator[Program]:
         for idx, s in enumerate(self.removable(p)):
             yield self.edit_stmt(p, idx, "drop")
+            if isinstance(s, GuardedIf):
+                continue
             if isinstance(s, If):
                 yield self.edit_stmt(p, idx, "then")
                 if s.els:
@@ -1210,6 +2302,13 @@ class Minimizer:
                     yield self.edit_stmt(p, idx, "noelse")
             if isinstance(s, Loop):
                 yield self.edit_stmt(p, idx, "unloop")
+                if s.kind != "for" or s.cond is not None:
+                    yield self.edit_stmt(p, idx, "for")
+            if isinstance(s, Switch):
+                for k in range(len(s.cases)):
+                    yield self.edit_stmt(p, idx, f"case{k}")
+                    if len(s.cases) > 1:
+                        yield self.edit_stmt(p, idx, f"nocase{k}")
             if isinstance(s, Assign) and s.op != "=":
                 yield self.edit_stmt(p, idx, "plain")
 
@@ -1230,7 +2329,13 @@ class Minimizer:
                     elif how == "noelse":
                         s.els = []
                     elif how == "unloop":
-                        lst[i:i + 1] = [Decl("int", s.var, Lit("int", "0")), *s.body]
+                        lst[i:i + 1] = [Decl(s.ctype, s.var, Lit("int", "1")), *strip_jumps(s.body, (Break, Continue))]
+                    elif how == "for":
+                        s.kind, s.cond = "for", None
+                    elif how.startswith("case"):
+                        lst[i:i + 1] = strip_jumps(s.cases[int(how[4:])].body, (Break,))
+                    elif how.startswith("nocase"):
+                        del s.cases[int(how[6:])]
                     elif how == "plain":
                         s.op = "="
                     return True
@@ -1243,55 +2348,71 @@ class Minimizer:
         return q
 
     # --- expressions
-    def exprs(self, p: Program) -> list[tuple[Node, str, int, Expr]]:
-        """Every expression slot as (owner, attribute, index, expression), outermost first."""
-        out: list[tuple[Node, str, int, Expr]] = []
+    def exprs(self, p: Program) -> list[tuple[Node, str, int, Expr, bool]]:
+        """Every expression slot as (owner, attribute, index, expression, bounded), outermost first;
+        a bounded slot (an index, a trip count) keeps its value range: only 0 replaces it, and only
+        the operand of its mask is edited further."""
+        out: list[tuple[Node, str, int, Expr, bool]] = []
 
-        def visit(owner: Node, attr: str, i: int, e: Expr) -> None:
-            out.append((owner, attr, i, e))
-            if isinstance(e, Op):
+        def visit(owner: Node, attr: str, i: int, e: Expr, bounded: bool = False) -> None:
+            out.append((owner, attr, i, e, bounded))
+            if bounded and not isinstance(e, Elem) and not (isinstance(e, Op) and _MASKED.fullmatch(e.fmt)):
+                return
+            if isinstance(e, Op) and not e.atomic:
                 for j, k in enumerate(e.kids):
                     visit(e, "kids", j, k)
             elif isinstance(e, Call):
                 for j, a in enumerate(e.args):
                     visit(e, "args", j, a)
+            elif isinstance(e, Elem):
+                for j, x in enumerate(e.indexes):
+                    visit(e, "indexes", j, x, True)
 
         fns = [p.f] + ([p.helper] if p.helper is not None else [])
         for fn in fns:
             for s in walk_stmts(fn.body):
-                if s.keep and not isinstance(s, Return):
+                if (s.keep and not isinstance(s, Return)) or isinstance(s, GuardedIf):
                     continue
-                for attr in ("init", "value", "cond", "call", "bound"):
+                if isinstance(s, Store):
+                    visit(s, "target", -1, s.target, True)
+                if isinstance(s, Loop):
+                    visit(s, "bound", -1, s.bound, True)
+                if isinstance(s, ArrayDecl):
+                    for j, x in enumerate(s.init):
+                        visit(s, "init", j, x)
+                for attr in ("init", "value", "cond", "call", "sel"):
                     if hasattr(s, attr) and isinstance(getattr(s, attr), Expr):
                         visit(s, attr, -1, getattr(s, attr))
         return out
 
-    def replacements(self, p: Program, e: Expr) -> list[Expr]:
+    def replacements(self, p: Program, e: Expr, bounded: bool) -> list[Expr]:
+        if bounded:
+            return [] if isinstance(e, (Lit, Elem)) else [Lit("int", "0")]
         out: list[Expr] = []
+        values = [(t, n) for t, n in p.f.params if not t.endswith("*")]
         if isinstance(e, Op) and e.cond:
             out += [k for k in e.kids if isinstance(k, Op) and k.cond]
-            out.append(Op("int", "({0} != 0)", [Ref(p.f.params[0][0], p.f.params[0][1])], cond=True)
-                       if p.f.params else Lit("int", "1"))
+            out.append(Op("int", "({0} != 0)", [Ref(*values[0])], cond=True) if values else Lit("int", "1"))
             return out
         if isinstance(e, Call) and e.site is not None and e.func.startswith("log_"):
             out += list(e.args)
-        if e.ty in TYPES:
+        if e.ty in TYPES or e.ty in NARROW:
             z, o = Gen.zero(e.ty), Gen.one(e.ty)
             if not (isinstance(e, Lit) and e.text in (z.text, o.text)):
                 out += [z, o]
-        if isinstance(e, (Op, Call)):
-            out += [k for k in (e.kids if isinstance(e, Op) else e.args) if k.ty == e.ty and not
-                    (isinstance(k, Op) and k.cond)]
-            out += [Ref(t, n) for t, n in p.f.params if t == e.ty]
+        if isinstance(e, (Op, Call, Elem)):
+            out += [k for k in kids(e) if k.ty == e.ty and not (isinstance(k, Op) and k.cond)
+                    and not (isinstance(e, Elem) or (isinstance(e, Op) and e.atomic))]
+            out += [Ref(t, n) for t, n in values if t == e.ty]
         return out
 
     def expression_edits(self, p: Program) -> Iterator[Program]:
         slots = self.exprs(p)
-        for idx, (_, _, _, e) in enumerate(slots):
-            for r_i in range(len(self.replacements(p, e))):
+        for idx, (_, _, _, e, bounded) in enumerate(slots):
+            for r_i in range(len(self.replacements(p, e, bounded))):
                 q = copy.deepcopy(p)
-                owner, attr, i, e2 = self.exprs(q)[idx]
-                rep = self.replacements(q, e2)[r_i]
+                owner, attr, i, e2, b2 = self.exprs(q)[idx]
+                rep = self.replacements(q, e2, b2)[r_i]
                 if i < 0:
                     setattr(owner, attr, rep)
                 else:
@@ -1300,12 +2421,28 @@ class Minimizer:
 
     def param_edits(self, p: Program) -> Iterator[Program]:
         dropped = dead_stores(p.f)
-        used = _reads(p.f, dropped) | {_base_name(s.name) for s in walk_stmts(p.f.body)
-                                       if isinstance(s, Assign) and id(s) not in dropped}
+        used = _used(p.f, dropped) | {_base_name(s.name) for s in walk_stmts(p.f.body)
+                                      if isinstance(s, (Assign, Step)) and id(s) not in dropped}
         for i, (_, name) in enumerate(p.f.params):
             if name not in used:
                 q = copy.deepcopy(p)
                 del q.f.params[i]
+                q.modes.uniform = [n for n in q.modes.uniform if n != name]
+                q.modes.linear = [n for n in q.modes.linear if n != name]
+                yield q
+
+    def mode_edits(self, p: Program) -> Iterator[Program]:
+        """expand's options back to their defaults, one at a time; a uniform value parameter made varying."""
+        default = Modes()
+        for key in ("lanes", "boscc", "abi", "wrapper", "vector_math", "frontend", "pragma"):
+            if getattr(p.modes, key) != getattr(default, key):
+                q = copy.deepcopy(p)
+                setattr(q.modes, key, getattr(default, key))
+                yield q
+        for t, n in p.f.params:
+            if n in p.modes.uniform and not t.endswith("*"):
+                q = copy.deepcopy(p)
+                q.modes.uniform.remove(n)
                 yield q
 
     def one_by_one(self, edits: Callable[[Program], Iterator[Program]]) -> None:
@@ -1401,24 +2538,54 @@ class FuzzReport:
     #: programs that compiled and linked but were not run: this host cannot run the ISA (why: ``not_run_why``)
     not_run: int = 0
     not_run_why: str = ""
+    #: diagnostics the programs were allowed to get (their may-refuse class), by message
+    refused: dict[str, int] = field(default_factory=dict)
+    #: failures by kind (``werror``: vector code stopped by a warning; ``traceback``: an exception in expand)
+    kinds: dict[str, int] = field(default_factory=dict)
 
     def line(self) -> str:
         skipped = (f", {self.not_run} compiled but NOT run ({self.not_run_why})" if self.not_run else "")
+        tb, we = self.kinds.get("traceback", 0), self.kinds.get("werror", 0)
         return (f"expand-fuzz: {self.programs} programs, {self.mismatches} mismatches, {self.crashes} crashes"
-                f"{skipped}, {self.seconds:.1f} s")
+                f" ({tb} tracebacks, {we} -Werror), {sum(self.refused.values())} refused, {self.diagnosed} planted"
+                f" diagnostics{skipped}, {self.seconds:.1f} s")
+
+    def breakdown(self) -> list[str]:
+        """One line per kind of failure and per refusal message."""
+        out = [f"  {n:5d} {k}" for k, n in sorted(self.kinds.items())]
+        out += [f"  {n:5d} refused: {m}" for m, n in sorted(self.refused.items(), key=lambda x: -x[1])]
+        return out
 
 
 def _pool(jobs: int):
     return multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
 
 
+def prebuild_libm(isa: str, log: Callable[[str], None] = print) -> None:
+    """mathlib's vector libm with every float function the programs call, for ``isa``, built into the
+    cache before the programs need it (else the first one to link builds it)."""
+    from mathlib.libm import ensure
+    fns = sorted({n for n, ret, _ in MATH_FUNCS if n in EXPANDM_FUNCTIONS})
+    t0 = time.monotonic()
+    try:
+        ensure([isa], fns)
+    except Exception as exc:  # (then each program that needs it reports it)
+        log(f"expand-fuzz: building mathlib's vector libm for {isa} failed: {exc}")
+        return
+    if time.monotonic() - t0 > 5:
+        log(f"expand-fuzz: built mathlib's vector libm for {isa} ({time.monotonic() - t0:.0f} s)")
+
+
 def run_fuzz(*, count: int, isa: str, seed: int = 1, start: int = 0, n_random: int = 2000,
              out: Path | None = Path("fuzz-failures"), jobs: int = 2, opts: GenOptions | None = None,
              minimize_failures: bool = True, max_tests: int = 300, max_seconds: float = 240.0,
-             log: Callable[[str], None] = print) -> FuzzReport:
-    """Check ``count`` programs; write each failure, minimized, to ``out``."""
+             log: Callable[[str], None] = print, without: str = "") -> FuzzReport:
+    """Check ``count`` programs; write each failure, minimized, to ``out``. ``without``: the
+    ``--without`` argument that gives ``opts`` (for the README's command lines)."""
     opts = opts or GenOptions()
     t0 = time.monotonic()
+    if opts.math and count:
+        prebuild_libm(isa, log)
     cache = Path(tempfile.mkdtemp(prefix="expand-fuzz-"))
     work = [Job(i, seed, isa, n_random, opts, cache) for i in range(start, start + count)]
     results: list[Result] = []
@@ -1441,28 +2608,35 @@ def run_fuzz(*, count: int, isa: str, seed: int = 1, start: int = 0, n_random: i
                 first.setdefault(r.outcome.signature(), r)
             todo = [r for r in failures if minimize_failures and first[r.outcome.signature()] is r]
             mjobs = [_MinJob(r.label, isa, n_random, opts, r.outcome, max_tests, max_seconds) for r in todo]
-            mins = pool.imap(_run_min, mjobs) if pool else map(_run_min, mjobs)
-            small = {}
-            for r, res in zip(todo, mins):
-                small[r.label] = res
-                log(f"expand-fuzz: {r.label} minimized in {res[2]} tests: {res[1].count(chr(10))} lines")
             stem = f"fuzz-{isa.replace('.', '')}"
-            for r in failures:
+
+            def write(r: Result, small: str | None) -> None:
                 name = f"{stem}-{r.label}"
                 orig = render(generate(r.label, opts))
-                text = small[r.label][1] if r.label in small else orig
+                text = small or orig
                 (out / f"{name}.c").write_text(text)
                 if text != orig:
                     (out / f"{name}.orig.c").write_text(orig)
                 (out / f"{name}.txt").write_text(f"{r.outcome.kind}: {r.outcome.summary}\n{r.outcome.details}\n")
                 same = first[r.outcome.signature()]
                 note = "" if same is r else f" Looks like {stem}-{same.label}.c again."
+                flags = f" --without {without}" if without else ""
                 line = (f"{name}.c: {r.outcome.kind} on {isa} ({r.outcome.summary.splitlines()[0][:160]}).{note}"
                         f" Reproduce: expand-fuzz --replay {out / (name + '.c')} --isa {isa} --random {n_random}"
                         f"  (as generated: expand-fuzz --seed {seed} --start {r.index} --count 1 --isa {isa}"
-                        f"{'' if opts.loops else ' --no-loops'} --random {n_random})")
+                        f"{flags} --random {n_random}; expand's options: "
+                        f"{setting(Modes.parse(text), isa).command(isa, name + '.c')})")
                 with open(out / "README", "a") as f:
                     f.write(line + "\n")
+
+            mine = {r.label for r in todo}
+            for r in failures:  # (each minimized one as soon as it is)
+                if r.label not in mine:
+                    write(r, None)
+            mins = pool.imap(_run_min, mjobs) if pool else map(_run_min, mjobs)
+            for r, res in zip(todo, mins):
+                log(f"expand-fuzz: {r.label} minimized in {res[2]} tests: {res[1].count(chr(10))} lines")
+                write(r, res[1])
     finally:
         if pool:
             pool.close()
@@ -1470,9 +2644,18 @@ def run_fuzz(*, count: int, isa: str, seed: int = 1, start: int = 0, n_random: i
         shutil.rmtree(cache, ignore_errors=True)
     mism = sum(r.outcome.kind == "mismatch" for r in failures)
     not_run = [r for r in results if r.outcome.kind == "not-run"]
+    refused: dict[str, int] = {}
+    for r in results:
+        if r.outcome.kind == "refused":
+            msg = re.sub(r"'[A-Za-z_]\w*'", "'_'", r.outcome.summary)
+            refused[msg] = refused.get(msg, 0) + 1
+    kinds: dict[str, int] = {}
+    for r in failures:
+        for k in [r.outcome.kind] + ["werror"] * r.outcome.werror + ["traceback"] * r.outcome.traceback:
+            kinds[k] = kinds.get(k, 0) + 1
     return FuzzReport(len(results), mism, len(failures) - mism, time.monotonic() - t0, failures,
                       sum(r.outcome.summary.startswith("diagnosed") for r in results), len(not_run),
-                      not_run[0].outcome.details if not_run else "")
+                      not_run[0].outcome.details if not_run else "", refused, kinds)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1485,12 +2668,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default="fuzz-failures", help="where failures are written (default fuzz-failures/)")
     p.add_argument("--random", type=int, default=2000, help="random inputs per program besides the edge set")
     p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="worker processes (default 2)")
-    p.add_argument("--no-loops", action="store_true", help="generate no loops (loops are on by default)")
+    p.add_argument("--without", metavar="FEATURE,...", default="",
+                   help=f"features to leave out: {', '.join(FEATURES)} (all on by default)")
+    p.add_argument("--no-loops", action="store_true", help="generate no loops (the same as --without loops)")
     p.add_argument("--no-minimize", action="store_true", help="write failures as generated")
     p.add_argument("--print", action="store_true", help="print the programs instead of checking them")
     p.add_argument("--replay", nargs="+", metavar="FILE.c", help="check programs written by expand-fuzz")
     args = p.parse_args(argv)
-    opts = GenOptions(loops=not args.no_loops)
+    without = [w for w in args.without.split(",") if w] + (["loops"] if args.no_loops else [])
+    try:
+        opts = GenOptions.without(without)
+    except ValueError as exc:
+        p.error(str(exc))
     if args.print:
         for i in range(args.start, args.start + args.count):
             sys.stdout.write(render(generate(program_seed(args.seed, i), opts)) + "\n")
@@ -1506,8 +2695,11 @@ def main(argv: list[str] | None = None) -> int:
             not_run += o.kind == "not-run"
         return 1 if bad else EXIT_NOT_RUN if not_run else 0
     rep = run_fuzz(count=args.count, isa=args.isa, seed=args.seed, start=args.start, n_random=args.random,
-                   out=Path(args.out), jobs=max(1, args.jobs), opts=opts, minimize_failures=not args.no_minimize)
+                   out=Path(args.out), jobs=max(1, args.jobs), opts=opts, minimize_failures=not args.no_minimize,
+                   without=",".join(dict.fromkeys(without)))
     print(rep.line())
+    for line in rep.breakdown():
+        print(line)
     return 1 if rep.failures else EXIT_NOT_RUN if rep.not_run else 0
 
 

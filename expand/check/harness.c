@@ -136,13 +136,26 @@ __attribute__((unused)) static void vfy_show(int cls, int size, uint64_t b) {
 
 //@if call_log
 //@ The call log (verify(call_log=True)). The vector code calls a non-expandable function once per active
-//@ lane, lanes in increasing order, for each call site (and, in a loop, for each iteration). So each vector
-//@ record of site s (a number the callee records) is attributed to the lane that still has an unmatched
-//@ scalar record of s and has had the fewest of its s records matched so far, the lowest such lane on ties:
-//@ without loops, where a site is reached at most once per scalar call, the vector records of s belong to
-//@ the lanes whose scalar run recorded s, in lane order. Every lane's records, taken in vector order, must
-//@ then equal its scalar run's records: same calls, same arguments, same order. A vector record no lane
-//@ accounts for makes every lane of the gang differ. More than VFY_LOG_MAX records per gang: a mismatch.
+//@ lane, lanes in increasing order, for each call site (and, in a loop, for each iteration). The vector
+//@ records are attributed to lanes in vector order, each lane's scalar records taken in their order: a
+//@ record of site s goes to the lowest lane whose next scalar record is of site s (without loops, where a
+//@ site is reached at most once per scalar call, the vector records of s belong to the lanes whose scalar
+//@ run recorded s, in lane order), and must have its value. In a loop the lanes reach a site in different
+//@ iterations, so that lane order holds within each round of calls only: the records of the sites
+//@ verify(call_log_loose=...) names (the sites in loops: vfy_log_loose) go to a lane whose next scalar
+//@ record is that record, site and value, another such lane where the first choice leaves records no
+//@ lane accounts for (a search over those choices). Every lane's records, taken in vector order, must
+//@ then equal its scalar run's records: same calls, same arguments, same order. Where no attribution
+//@ does, lanes are given records as before this search (a record to the lane that has had the fewest
+//@ records of its site so far) to show the difference; a vector record no lane accounts for makes every
+//@ lane of the gang differ. More than VFY_LOG_MAX records per gang: a mismatch. (The search can fail or
+//@ take long where many lanes call a site with the same few values: expand-fuzz's programs need none,
+//@ since a call in a loop names its iteration in its site, fuzz.tag_sites, which makes each site's
+//@ records each lane's at most once, in lane order like the records of a site outside loops.)
+
+static int vfy_log_loose(int s) {
+    ${log_loose}
+}
 
 #define VFY_LOG_MAX ${log_max}U
 static int vfy_log_site[VFY_LOG_MAX];
@@ -160,7 +173,67 @@ void vfy_log_record(int site, uint64_t bits) {
     vfy_log_n++;
 }
 
+static unsigned vfy_log_next[VFY_L];
+
+/* The lowest lane from `from` on whose next scalar record may be vector record i, or -1. */
+static int vfy_log_lane_for(unsigned i, int from) {
+    int s = vfy_log_site[i], loose = vfy_log_loose(s);
+    for (int l = from; l < VFY_L; l++) {
+        unsigned j = vfy_log_next[l];
+        if (j < vfy_log_mark[l + 1] && vfy_log_site[j] == s && (!loose || vfy_log_val[j] == vfy_log_val[i]))
+            return l;
+    }
+    return -1;
+}
+
+/* Attribute records [vs, ve) so that every lane's are its scalar records (loose sites by value, with a
+   bounded search over their choices); 1 if that works, values of the other sites compared into vfy_log_bad. */
+static int vfy_log_attribute(unsigned vs, unsigned ve) {
+    unsigned long budget = 20000000;  /* steps, forward and back */
+    for (int l = 0; l < VFY_L; l++) vfy_log_next[l] = vfy_log_mark[l];
+    unsigned i = vs;
+    for (;;) {
+        int l = -1, done = i == ve;
+        if (done) {
+            done = 1;
+            for (int k = 0; k < VFY_L; k++) done &= vfy_log_next[k] == vfy_log_mark[k + 1];
+            if (done) break;
+        } else {
+            l = vfy_log_lane_for(i, 0);
+        }
+        if (l >= 0) {
+            if (budget-- == 0) return 0;
+            vfy_log_lane[i] = l;
+            vfy_log_next[l]++;
+            i++;
+            continue;
+        }
+        for (;;) {  /* back to the latest choice of a loose site that has another lane */
+            if (i == vs || budget-- == 0) return 0;
+            i--;
+            int p = vfy_log_lane[i];
+            vfy_log_next[p]--;
+            if (!vfy_log_loose(vfy_log_site[i])) continue;
+            l = vfy_log_lane_for(i, p + 1);
+            if (l >= 0) {
+                vfy_log_lane[i] = l;
+                vfy_log_next[l]++;
+                i++;
+                break;
+            }
+        }
+    }
+    for (int l = 0; l < VFY_L; l++) vfy_log_next[l] = vfy_log_mark[l];
+    for (unsigned k = vs; k < ve; k++) {
+        int l = vfy_log_lane[k];
+        if (vfy_log_val[vfy_log_next[l]++] != vfy_log_val[k]) vfy_log_bad[l] = 1;
+    }
+    return 1;
+}
+
 static void vfy_log_check(unsigned vs, unsigned ve) {
+    for (int l = 0; l < VFY_L; l++) vfy_log_bad[l] = vfy_log_lost != 0;
+    if (!vfy_log_lost && vfy_log_attribute(vs, ve)) return;
     for (int l = 0; l < VFY_L; l++) vfy_log_bad[l] = vfy_log_lost != 0;
     for (unsigned i = vs; i < ve; i++) {
         int s = vfy_log_site[i], lane = -1;
@@ -230,7 +303,7 @@ __attribute__((unused)) static void vfy_show_errno(uint64_t b, uint64_t before) 
 //@ otherwise the distance is the number of floats (doubles) between the two values, counting zero once.
 //@ (tests/test_libm.py checks vfy_ulp: verify.py's _ULP_CODE is this section.)
 
-static uint64_t vfy_ulp(int size, uint64_t a, uint64_t b) {
+__attribute__((unused)) static uint64_t vfy_ulp(int size, uint64_t a, uint64_t b) {
     uint64_t sign = size == 4 ? 0x80000000ULL : 0x8000000000000000ULL;
     uint64_t mag = sign - 1, inf = size == 4 ? 0x7f800000ULL : 0x7ff0000000000000ULL;
     int an = (a & mag) > inf, bn = (b & mag) > inf;
@@ -244,7 +317,7 @@ static uint64_t vfy_ulp(int size, uint64_t a, uint64_t b) {
 }
 static uint64_t vfy_maxulp;
 /* the ULP distance of a and b, kept in vfy_maxulp when larger (UINT64_MAX: not comparable) */
-static uint64_t vfy_ulp_seen(int size, uint64_t a, uint64_t b) {
+__attribute__((unused)) static uint64_t vfy_ulp_seen(int size, uint64_t a, uint64_t b) {
     uint64_t d = vfy_ulp(size, a, b);
     if (d > vfy_maxulp) vfy_maxulp = d;
     return d;

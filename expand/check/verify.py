@@ -465,7 +465,8 @@ _ULP_CODE = _section("ulp")
 
 
 def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: list[Param], ret: CType,
-             isa: IsaLike, plan: _Plan, seed: int, call_log: bool = False, nan_bits: bool = True,
+             isa: IsaLike, plan: _Plan, seed: int, call_log: bool = False, loose_sites: Sequence[int] = (),
+             nan_bits: bool = True,
              ulp_bound: int | None = None, scalar_symbol: str | None = None,
              bounds: dict[str, tuple[int, int]] | None = None,
              observed: Sequence[tuple[str, CType]] = (), time_limit: int = 0) -> str:
@@ -491,7 +492,9 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
              "ulp": ulp_bound is not None, "time_limit": bool(time_limit), "uniform_values": bool(uvals),
              "uniform_product": plan.umode == "product", "kv": kv == "kv", "varying_values": bool(vals),
              "uniform_pointers": bool(uptrs)}
+    loose = "".join(f" case {s}:" for s in sorted(set(loose_sites)))
     blocks = {
+        "log_loose": [f"switch (s) {{{loose} return 1; default: return 0; }}"] if loose else ["(void)s;", "return 0;"],
         "inputs": _inputs_c(vals, uvals, uptrs, plan, bounds),
         "declarations": _declarations_c(vals, ptrs, svals, uvals, ret),
         "uniform_arrays": _uniform_arrays_c(uptrs),
@@ -866,19 +869,23 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
            defines: Sequence[str] = (), undefs: Sequence[str] = (), link_files: Sequence[Path] = (),
            libs: Sequence[str] = ("m",), constants: Sequence[int | float] = (), n_random: int = 100_000,
            seed: int = 1, workdir: Path | None = None, keep: bool = False,
-           call_log: bool = False, nan_bits: bool = True, pch: Path | None = None,
+           call_log: bool = False, call_log_loose: Sequence[int] = (), nan_bits: bool = True,
+           pch: Path | None = None,
            ulp_bound: int | None = None, cflags: Sequence[str] = (),
            scalar_cflags: Sequence[str] = (), scalar_static: bool = False,
            bounds: dict[str, tuple[int, int]] | None = None, global_vars: Sequence[tuple[str, CType]] = (),
            errno: bool | None = None, timeout: float = VERIFY_TIMEOUT) -> VerifyReport:
     """Compare ``scalar_name`` (from ``scalar_sources``) with ``vector_name`` (in ``vector_c``) bit for bit.
 
-    ``call_log``: also compare the calls recorded with ``vfy_log_record`` (see the module docstring).
+    ``call_log``: also compare the calls recorded with ``vfy_log_record`` (see the module docstring);
+    ``call_log_loose``: the sites called in loops, whose lanes' rounds of calls interleave (see the
+    call log section of harness.c).
     ``nan_bits=False``: a NaN result matches any NaN (for code whose NaN signs and payloads C leaves
     open: which operand's NaN an operation returns, and so its sign, depends on how the compiler
     orders commutative operands).
     ``pch``: a header made by ``precompiled_header`` for this ISA, force-included in the harness (it
-    only saves the compiler from parsing the intrinsics headers again; a stale one is ignored).
+    only saves the compiler from parsing the intrinsics headers again; a stale one is ignored, and so is
+    any where ``vector_c`` defines a feature-test macro such as _GNU_SOURCE).
     ``ulp_bound``: ULP mode, for vector code calling a vector math library that changes results
     (libmvec, SLEEF): a float result (or float behind a pointer) matches when within ``ulp_bound``
     units in the last place of the scalar one (NaN matches NaN, an infinity only itself, +0 and -0
@@ -935,6 +942,7 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
     harness_c = _harness(vector_file="vector.c", scalar_name=scalar_name, vector_name=vector_name,
                          scalar_symbol=f"vfy_static_{scalar_name}" if scalar_static else None, bounds=bounds,
                          params=params, ret=ret, isa=isa, plan=plan, seed=seed, call_log=call_log,
+                         loose_sites=call_log_loose,
                          nan_bits=nan_bits, ulp_bound=ulp_bound,
                          observed=([("errno", Int(32, True))] if (ulp_bound is None if errno is None else errno)
                                    else []) + [(n, strip_spelling(t)) for n, t in global_vars if n != "errno"],
@@ -968,7 +976,7 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
         # The generated code is held to -Wall -Werror, not the user's headers it includes (as system
         # headers: no warnings from them), nor the user's own sources (compiled without -Werror).
         sys_cpp = [f"-isystem{d}" for d in [*include_dirs, *src_dirs]] + macros
-        scalar_base = [f for f in base if f != "-Werror"]
+        scalar_base = _scalar_flags(base)
         objs: list[str] = []
         try:
             for n, src in enumerate([*scalar_sources, *link_files]):
@@ -980,7 +988,10 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
                 _run(scalar_base + list(scalar_cflags) + cpp + ["-c", str(src), "-o", str(obj)], f"compiling {src}", wd,
                      COMPILE_TIMEOUT)
                 objs.append(str(obj))
-            force = ["-include", str(pch)] if pch is not None else []
+            # (not where the vector file defines a feature-test macro before its #includes, _GNU_SOURCE
+            # for nextupf: the precompiled headers were read without it, and decide what math.h declares)
+            feature = re.search(r"^\s*#\s*define\s+_\w*_SOURCE\b", vector_c, re.M)
+            force = ["-include", str(pch)] if pch is not None and not feature else []
             _run(base + sys_cpp + force + ["-c", "harness.c", "-o", "harness.o"],
                  "compiling the harness (with the vector file)", wd, COMPILE_TIMEOUT)
             exe = wd / "harness"
@@ -1138,7 +1149,7 @@ def _ub_probe(inputs: list[str], isa: IsaLike, wd: Path, base: list[str], scalar
                 objs.append(str(src))
                 continue
             obj = wd / f"ub{n}_{src.stem}.o"
-            _run(base + scalar_cflags + cpp + [UBSAN, "-c", str(src), "-o", str(obj)],
+            _run(_scalar_flags(base) + scalar_cflags + cpp + [UBSAN, "-c", str(src), "-o", str(obj)],
                  f"compiling {src} with -fsanitize=undefined", wd, COMPILE_TIMEOUT)
             objs.append(str(obj))
         exe = wd / "harness_ub"
@@ -1156,6 +1167,13 @@ def _ub_probe(inputs: list[str], isa: IsaLike, wd: Path, base: list[str], scalar
     except (_BuildError, OSError, subprocess.TimeoutExpired):
         return []
     return out
+
+
+def _scalar_flags(base: list[str]) -> list[str]:
+    """The flags for the scalar sources: without -Werror (the user's code), and without -fopenmp-simd,
+    with which GCC would make vector clones of a function declared '#pragma omp declare simd', under
+    the names the vector file's --abi entry points have (the pragma is then an unknown one)."""
+    return [f for f in base if f not in ("-Werror", "-fopenmp-simd")] + ["-Wno-unknown-pragmas"]
 
 
 def _dedupe_paths(ps: Iterable[Path]) -> list[Path]:

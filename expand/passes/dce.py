@@ -48,7 +48,11 @@ def eliminate_dead(stmts: list[Stmt], live_out: list[Expr]) -> tuple[list[Stmt],
 
 def _needs_mask(s: Stmt) -> bool:
     """Whether the printer reads the statement's mask: blends, stores, per-lane calls, and the safe
-    divisors and gather indexes of division and table reads."""
+    divisors and gather indexes of division and table reads. A uniform ``if`` keeps the enclosing mask
+    for the statements under it (they have it themselves): the printer reads it only for an integer
+    division in the condition (tests/fuzz_regressions/uniform_if_mask_unused.c)."""
+    if isinstance(s, UniformIf):
+        return any(isinstance(n, Binary) and n.op in ("/", "%") and n.type.is_int() for n in s.cond.walk())
     if not isinstance(s, Assign):
         return True
     if getattr(s, "blend", False) or not isinstance(s.target, Var) or isinstance(s.value, Call):

@@ -41,11 +41,38 @@ def fold_int(e: Expr) -> int | None:
     return None
 
 
+def _bits_exclude(x: Expr, c: int) -> bool:
+    """Whether ``x``, ``y & C`` or ``y | C``, can never equal the constant ``c`` (a bit of c that C
+    leaves 0, or a bit C sets that c does not): gcc -Wall says 'bitwise comparison always evaluates
+    to false' of such a comparison, which a switch on 'y & 3' with a 'case 5' becomes."""
+    if not isinstance(x, Binary) or x.op not in ("&", "|") or not isinstance(x.type, Int):
+        return False
+    k = fold_int(x.right) if fold_int(x.right) is not None else fold_int(x.left)
+    if k is None:
+        return False
+    m = (1 << x.type.bits) - 1
+    k, c = k & m, c & m
+    return bool(c & ~k) if x.op == "&" else bool(k & ~c)
+
+
+def fold_bit_compare(e: Expr) -> Expr:
+    """``e`` as 0 or 1 where it compares ``y & C`` or ``y | C`` with a constant it can never equal
+    (``_bits_exclude``), else ``e`` (for expressions made after constant folding: expand/passes/copyprop.py)."""
+    if isinstance(e, Binary) and e.op in ("==", "!=") and isinstance(e.type, Int):
+        for x, y in ((e.left, e.right), (e.right, e.left)):
+            c = fold_int(y)
+            if c is not None and _bits_exclude(x, c):
+                v = int(e.op == "!=")
+                return Const(e.type, v, str(v))
+    return e
+
+
 def _fold(e: Expr) -> Expr:
     if isinstance(e, (Binary, Unary, Cast)) and isinstance(e.type, Int) and not isinstance(e, Const):
         v = fold_int(e)
         if v is not None:
             return Const(e.type, v, hex(v) if v > 255 else str(v))
+        return fold_bit_compare(e)
     return e
 
 

@@ -37,6 +37,7 @@ from expand.ir.nodes import (
     Unary,
     Var,
     map_expr,
+    map_stmt_exprs,
     walk_stmts,
 )
 from expand.ir.types import punnable
@@ -48,6 +49,27 @@ def lower_function(fn: Function) -> None:
     scalarize_unions(fn)
     names = NameMaker(fn)
     fn.body = lower_stmts(fn.body, fn, names)
+
+
+def gang_subscripts(fn: Function) -> None:
+    """``p[0]`` of a pointer parameter that points to a gang (neither uniform nor linear: each lane's
+    call gets its own element) is ``*p``; any other subscript would reach another lane's element or
+    past the gang (diagnosed). Run on an expanded function, after inlining."""
+    gangs = {p for p in fn.params if isinstance(p.type, T.Pointer) and p.shape not in ("uniform", "linear")}
+    if not gangs:
+        return
+    for st in walk_stmts(fn.body):
+        def fix(e: Expr, st: Stmt = st) -> Expr:
+            if isinstance(e, Index) and isinstance(e.base, Var) and e.base.sym in gangs:
+                name = e.base.sym.name
+                if isinstance(e.index, Const) and e.index.value == 0:
+                    return Unary(e.type, "*", e.base)
+                raise error(st.coord, f"'{name}[...]' with an index other than 0: parameter '{name}' points to "
+                            "one element per lane (a gang, EXPAND's convention for pointer parameters)",
+                            f"read and write that element as *{name} or {name}[0], or declare '{name}' uniform "
+                            "(--uniform, or #pragma omp declare simd uniform(...)) to index an array")
+            return e
+        map_stmt_exprs(st, fix)
 
 
 # ------------------------------------------------------------------ punning

@@ -1,5 +1,6 @@
 /* Found by expand-fuzz --isa altivec (seed 20240601, program 43).
    expand-fuzz: isa altivec
+   expand-fuzz: loop-sites 5,7,10
 
    Bug: powerpc GCC 12 crashed (internal compiler error in gimplify_expr) on the uniform shift count
    vec_sl(v2, vec_splats((unsigned int)((int64_t)(c > -9.2e18 && c < 9.2e18 ? c : 0) & 31))).
