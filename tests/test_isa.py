@@ -393,7 +393,7 @@ FACTS: dict[str, Facts] = {
                      "vec_cmplt((__vector unsigned int)(a), (__vector unsigned int)(b))"),
                     ("convert", ("i32", "f32", "a"), "vec_float(a)"),
                     ("convert", ("f32", "i32", "a"), "_exp_signed_f32(a)"),  # (NaN lanes set apart: qemu 7.2)
-                    ("convert", ("f32", "u32", "a"), "(__vector signed int)vec_ctu(a, 0)"),
+                    ("convert", ("f32", "u32", "a"), "_exp_unsigned_f32(a)"),  # (vec_ctu, NaN lanes zeroed: qemu 7.2)
                     ("bitcast", ("f32", "u32", "a"), "(__vector signed int)(a)"),
                     ("select", ("f32", "m", "a", "b"), "vec_sel(b, a, m)"),
                     ("loadu", ("f32", "p"), "vec_xl(0, p)"),
