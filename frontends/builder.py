@@ -13,7 +13,7 @@ declarations (globals resolved lazily, locals, function-local statics, brace ini
 ``frontends/initializers.py``), loops, ``switch`` (``frontends/statements.py``), empty ``asm`` statements,
 and the diagnostics that go with all of them.
 
-What a frontend supplies (the hooks below raise ``NotImplementedError``): ``expr(node)`` and
+What a frontend supplies (the abstract methods below): ``expr(node)`` and
 ``lvalue(node)``; for initializers ``as_init_list(node)`` (the brace list ``node`` is, or None),
 ``scalar_init(node)`` (the expression inside a scalar's braces), ``init_list(node)`` (a brace list's
 ``initializers.Item`` list) and ``init_coord(node)``; for reading functions ``function(node)`` and
@@ -24,6 +24,7 @@ clang's type wins); the other passes no node and the rule's type stands.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -138,7 +139,7 @@ def uniquify_locals(fn: Function) -> None:
         s.name = next_free_name(s.name, seen, start)
 
 
-class Builder:
+class Builder(ABC):
     """The state of one translation unit being read and the C semantics that make its IR."""
 
     def __init__(self, path: str, source: str, target: T.Target = T.HOST) -> None:
@@ -168,37 +169,37 @@ class Builder:
         self.unevaluated = 0
 
     # ------------------------------------------------------------------ what the frontend supplies
+    @abstractmethod
     def expr(self, node) -> Expr:
         """The IR of the expression ``node``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def lvalue(self, node) -> Expr:
         """The IR of ``node``, an lvalue that is written (``assignable``)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def as_init_list(self, node):
         """The brace list ``node`` is (as the frontend walks it), or None for an expression."""
-        raise NotImplementedError
 
+    @abstractmethod
     def scalar_init(self, node):
         """The expression inside the braces of a scalar's initializer ``{x}`` (``{{x}}``)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def init_list(self, node) -> list[inits.Item] | None:
         """The items of brace list ``node`` with their designators (None: ``node`` is an expression)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def init_coord(self, node) -> Coord | None:
         """Where brace list ``node`` is (for errors)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def function(self, node) -> Function:
         """The IR of the function definition ``node``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def in_user_file(self, node) -> bool:
         """``node`` is in the user's file or one of its templates."""
-        raise NotImplementedError
 
     def reads_function(self, name: str) -> bool:
         """Whether function ``name`` of ``func_nodes`` is read at all."""
@@ -814,6 +815,6 @@ class Builder:
         args = [self.convert(a, self.confirm(pt, n, "argument type")) for a, pt, n in zip(args, ft.params, nodes)]
         return Call(self.confirm(ft.ret, whole, "type"), name, args, co)
 
+    @abstractmethod
     def global_symbol(self, name: str) -> Symbol:
         """File-scope ``name``'s Symbol, its type resolved."""
-        raise NotImplementedError
