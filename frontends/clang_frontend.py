@@ -241,6 +241,7 @@ class ClangReader(Builder):
         self._walk_first = {K.PAREN_EXPR, K.UNEXPOSED_EXPR, K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR,
                             K.UNARY_OPERATOR, K.CONDITIONAL_OPERATOR, K.ARRAY_SUBSCRIPT_EXPR, K.CALL_EXPR,
                             K.MEMBER_REF_EXPR}
+        self._pcoord_memo: dict[object, Coord] = {}
 
     # ------------------------------------------------------------------ positions
     def loc_coord(self, loc) -> Coord:
@@ -278,14 +279,23 @@ class ClangReader(Builder):
         """The position pycparser gives an expression: its leftmost operand's token, except casts and
         sizeof (their first token); parentheses are transparent."""
         K = self.K
+        walked = []  # every cursor on the leftmost chain gets the same answer: each is walked once
         while True:
+            known = self._pcoord_memo.get(c)
+            if known is not None:
+                break
+            walked.append(c)
             k = c.kind
             if k in self._walk_first:
                 ch = self.children(c)
                 if ch and (k != K.UNEXPOSED_EXPR or self.is_cast(c)):
                     c = ch[0]
                     continue
-            return self.start_coord(c) if k in (K.CSTYLE_CAST_EXPR, K.CXX_UNARY_EXPR) else self.coord(c)
+            known = self.start_coord(c) if k in (K.CSTYLE_CAST_EXPR, K.CXX_UNARY_EXPR) else self.coord(c)
+            break
+        for w in walked:
+            self._pcoord_memo[w] = known
+        return known
 
     def decl_coord(self, d) -> Coord:
         """pycparser's position of a declarator: its name, or the ``*`` next to it."""
