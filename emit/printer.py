@@ -195,7 +195,9 @@ class FunctionPrinter:
         text = c.text or str(c.value)
         lv = literal_value(text)
         bits = int(k[1:])
-        if lv is not None and (lv - c.value) % (1 << bits) == 0:
+        # (a literal wider than the lane, such as 0xffffUL for a uint8_t lane, is spelled by its value:
+        # passed to a helper's uint8_t parameter it would be a -Woverflow error)
+        if lv is not None and (lv - c.value) % (1 << bits) == 0 and -(1 << (bits - 1)) <= lv < (1 << bits):
             return self.isa.splat(k, text)
         return self.isa.splat(k, const_text(c))
 
