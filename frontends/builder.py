@@ -775,6 +775,8 @@ class Builder(ABC):
         comparison, constant and bit builtins of frontends/builtins.py), else None."""
         if name == "__builtin_expect":
             return args[0]
+        if name in builtins.GCC_BUILTIN_FUNCTIONS and not getattr(self.globals.get(name), "defined_here", False):
+            name = builtins.GCC_BUILTIN_FUNCTIONS[name]  # (GCC's builtin, not the library: isinff(-inf) is 1)
         if builtins.is_math_builtin(name):
             return builtins.math_builtin(name, args, co)
         return None

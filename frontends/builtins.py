@@ -31,6 +31,11 @@ NANS = {"__builtin_nanf": (T.FLOAT, True), "__builtin_nan": (T.DOUBLE, True),
 CLASSIFY = {"__builtin_isnan": 1, "__builtin_isinf": 1, "__builtin_isinf_sign": 1, "__builtin_isfinite": 1,
             "__builtin_finite": 1, "__builtin_finitef": 1, "__builtin_isnormal": 1, "__builtin_signbit": 1,
             "__builtin_signbitf": 1, "__builtin_fpclassify": 6, "__builtin_isnanf": 1, "__builtin_isinff": 1}
+#: Library functions GCC treats as its classification builtins (unless -fno-builtin): the BSD ``isinff``
+#: and ``isinf`` functions (not the C99 macro) return -1 for -inf in glibc, but 1 as GCC compiles a
+#: call of them; the others agree with the library.
+GCC_BUILTIN_FUNCTIONS = {"isinff": "__builtin_isinff", "isinf": "__builtin_isinf", "isnanf": "__builtin_isnanf",
+                         "isnan": "__builtin_isnan", "finitef": "__builtin_finitef", "finite": "__builtin_finite"}
 COMPARE = {"__builtin_isgreater": ">", "__builtin_isgreaterequal": ">=", "__builtin_isless": "<",
            "__builtin_islessequal": "<=", "__builtin_islessgreater": "<>", "__builtin_isunordered": "unord"}
 

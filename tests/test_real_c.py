@@ -36,6 +36,13 @@ double f(double x) {
 }
 int s(double x) { return signbit(x); }
 """,
+    # the BSD functions (no macro): GCC compiles them as its builtins, so isinff(-inf) is 1, where
+    # glibc's isinff returns -1 (found by expand-fuzz, seed 20261126, program 367 on sse2)
+    "classify_functions": """#include <math.h>
+int f(float x, double y) {
+    return isinff(x) * 1000 + (isinf)(y) * 100 + isnanf(x) * 10 + finite(y) + finitef(x) * 3;
+}
+""",
     "compare_macros": """#include <math.h>
 int g(double x, float y) {
     return isgreater(x, y) + 2 * isgreaterequal(x, y) + 4 * isless(x, y) + 8 * islessequal(x, y)

@@ -1998,8 +1998,15 @@ def expected_error(text: str) -> str | None:
 
 
 def loop_sites_of(text: str) -> list[int]:
+    """The sites of calls in loops: named by a ``loop-sites`` comment (older programs), or tagged with
+    their loop counters (``tag_sites``: ``log_i32(8 + 1024 * i7, ...)``). Verify's call log takes them
+    as loose, modulo ``SITE_STEP``: a tag makes a lane call each site at most once, but lanes whose
+    counters start from different values reach the same site in different rounds of the vector loop
+    (program 20261126-299 on sse2: lane 3's first call has lane 0's second call's site)."""
     m = re.search(r"expand-fuzz: loop-sites ([\d,]+)", text)
-    return [int(x) for x in m.group(1).split(",")] if m else []
+    sites = {int(x) for x in m.group(1).split(",")} if m else set()
+    sites |= {int(x) for x in re.findall(r"\blog_\w+\(\s*(\d+) \+ \d+ \*", text)}
+    return sorted(sites)
 
 
 def may_refuse(text: str) -> str | None:
@@ -2148,7 +2155,8 @@ def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int | 
                      vector_name=e.vector_name, params=verify_params(e.params), ret=e.ret, isa=isa,
                      link_files=[log_obj, *needs.link_files], libs=[*needs.libs, "m", *(["ubsan"] if sanitize else [])],
                      constants=e.constants, n_random=n_random, seed=seed, call_log=True,
-                     call_log_loose=loop_sites_of(text), nan_bits=False, pch=pch,
+                     call_log_loose=loop_sites_of(text), call_log_loose_step=SITE_STEP,
+                     nan_bits=False, pch=pch,
                      cflags=cflags, scalar_cflags=(*FUZZ_SCALAR_CFLAGS.get(isa.name, ()), *FUZZ_PROGRAM_CFLAGS,
                                                    *(UBSAN if sanitize else ())),
                      global_vars=[(g.name, g.type) for g in e.globals], timeout=FUZZ_RUN_TIMEOUT,

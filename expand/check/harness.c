@@ -149,9 +149,10 @@ __attribute__((unused)) static void vfy_show(int cls, int size, uint64_t b) {
 //@ does, lanes are given records as before this search (a record to the lane that has had the fewest
 //@ records of its site so far) to show the difference; a vector record no lane accounts for makes every
 //@ lane of the gang differ. More than VFY_LOG_MAX records per gang: a mismatch. (The search can fail or
-//@ take long where many lanes call a site with the same few values: expand-fuzz's programs need none,
-//@ since a call in a loop names its iteration in its site, fuzz.tag_sites, which makes each site's
-//@ records each lane's at most once, in lane order like the records of a site outside loops.)
+//@ take long where many lanes call a site with the same few values. expand-fuzz's programs name the
+//@ loop counters in a call's site, fuzz.tag_sites, so each lane makes each site's call at most once
+//@ and the values keep the search short; those sites are still loose, by site modulo the tag step:
+//@ lanes whose counters start from different values reach one site in different rounds.)
 
 static int vfy_log_loose(int s) {
     ${log_loose}

@@ -466,7 +466,7 @@ _ULP_CODE = _section("ulp")
 
 def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: list[Param], ret: CType,
              isa: IsaLike, plan: _Plan, seed: int, call_log: bool = False, loose_sites: Sequence[int] = (),
-             nan_bits: bool = True,
+             loose_step: int = 0, nan_bits: bool = True,
              ulp_bound: int | None = None, scalar_symbol: str | None = None,
              bounds: dict[str, tuple[int, int]] | None = None,
              observed: Sequence[tuple[str, CType]] = (), time_limit: int = 0) -> str:
@@ -493,8 +493,10 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
              "uniform_product": plan.umode == "product", "kv": kv == "kv", "varying_values": bool(vals),
              "uniform_pointers": bool(uptrs)}
     loose = "".join(f" case {s}:" for s in sorted(set(loose_sites)))
+    key = f"s % {loose_step}" if loose_step else "s"
     blocks = {
-        "log_loose": [f"switch (s) {{{loose} return 1; default: return 0; }}"] if loose else ["(void)s;", "return 0;"],
+        "log_loose": [f"switch ({key}) {{{loose} return 1; default: return 0; }}"] if loose
+        else ["(void)s;", "return 0;"],
         "inputs": _inputs_c(vals, uvals, uptrs, plan, bounds),
         "declarations": _declarations_c(vals, ptrs, svals, uvals, ret),
         "uniform_arrays": _uniform_arrays_c(uptrs),
@@ -869,7 +871,8 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
            defines: Sequence[str] = (), undefs: Sequence[str] = (), link_files: Sequence[Path] = (),
            libs: Sequence[str] = ("m",), constants: Sequence[int | float] = (), n_random: int = 100_000,
            seed: int = 1, workdir: Path | None = None, keep: bool = False,
-           call_log: bool = False, call_log_loose: Sequence[int] = (), nan_bits: bool = True,
+           call_log: bool = False, call_log_loose: Sequence[int] = (), call_log_loose_step: int = 0,
+           nan_bits: bool = True,
            pch: Path | None = None,
            ulp_bound: int | None = None, cflags: Sequence[str] = (),
            scalar_cflags: Sequence[str] = (), scalar_static: bool = False,
@@ -879,7 +882,8 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
 
     ``call_log``: also compare the calls recorded with ``vfy_log_record`` (see the module docstring);
     ``call_log_loose``: the sites called in loops, whose lanes' rounds of calls interleave (see the
-    call log section of harness.c).
+    call log section of harness.c); with ``call_log_loose_step``, a site is loose when it is one of
+    them modulo that step (sites that add a multiple of the step for each loop counter around them).
     ``nan_bits=False``: a NaN result matches any NaN (for code whose NaN signs and payloads C leaves
     open: which operand's NaN an operation returns, and so its sign, depends on how the compiler
     orders commutative operands).
@@ -942,7 +946,7 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
     harness_c = _harness(vector_file="vector.c", scalar_name=scalar_name, vector_name=vector_name,
                          scalar_symbol=f"vfy_static_{scalar_name}" if scalar_static else None, bounds=bounds,
                          params=params, ret=ret, isa=isa, plan=plan, seed=seed, call_log=call_log,
-                         loose_sites=call_log_loose,
+                         loose_sites=call_log_loose, loose_step=call_log_loose_step,
                          nan_bits=nan_bits, ulp_bound=ulp_bound,
                          observed=([("errno", Int(32, True))] if (ulp_bound is None if errno is None else errno)
                                    else []) + [(n, strip_spelling(t)) for n, t in global_vars if n != "errno"],
