@@ -37,7 +37,6 @@ its count ``n`` becomes a scalar counter (predication/counters.py).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from expand.analysis.cfg import CFG, BasicBlock, build_cfg, exprs_of_term
 from expand.analysis.shapes import divergence
@@ -71,17 +70,9 @@ from expand.ir.nodes import (
     vars_read,
 )
 
+from .counters import promote_counters
+from .loop_body import ExitPoint, carried, spine
 from .uniform_branches import UniformBranch, nest, runs_with
-
-
-@dataclass(eq=False)
-class ExitPoint:
-    """Where lanes leave a divergent loop: those of ``mask``, after the first ``index`` statements of
-    the loop's body, from block ``block`` of the body's CFG."""
-
-    mask: Symbol
-    index: int
-    block: BasicBlock
 
 
 class Linear:
@@ -144,6 +135,7 @@ def if_convert(fn: Function, entry: Symbol | None = None) -> Linear:
     lin.block_mask = {b: m for _, masks in conv.regions for b, m in masks.items()}
     lin.uniform_branches = conv.branches
     decide_blends(lin)
+    promote_counters(lin, fn, entry)
     lin.stmts = nest(lin.stmts, conv.branches, conv.block_of)
     return lin
 
@@ -279,6 +271,7 @@ class _Converter:
         body.append(Assign(co, Var(MASK, active), nxt))
         st = MaskedLoop(co, active, body)
         st.cfg = sub  # type: ignore[attr-defined]
+        st.accs = accs  # type: ignore[attr-defined]  # (kind of exit -> the mask of the lanes that left by it)
         out.append(st)
         self.block_of[st] = b
         st.exits = self.exit_points.pop(id(sub), [])  # type: ignore[attr-defined]
@@ -356,39 +349,6 @@ def _masked_var_assign(t: Stmt) -> Symbol | None:
     if isinstance(t, Assign) and t.mask is not None and isinstance(t.target, Var) and t.target.sym.type != MASK:
         return t.target.sym
     return None
-
-
-def spine(b: BasicBlock, cfg: CFG) -> bool:
-    """Block ``b`` of a loop body's CFG runs in every lane still in the loop when it runs: every
-    block after it from which lanes leave the body (a ``break``, a jump out, the back edge) is one
-    that ``b`` dominates. (Its mask is then exactly the lanes still iterating.)"""
-    for x in cfg.blocks:
-        if x.pseudo is not None or x is cfg.exit or x.order <= b.order:
-            continue
-        if any(y.pseudo is not None for y in x.succs) and not cfg.dominates(b, x):
-            return False
-    return True
-
-
-def carried(x: Symbol, stmts: list[Stmt], cfg: CFG, block_of: dict[Stmt, BasicBlock]) -> bool:
-    """Some read of ``x`` among ``stmts`` (one region of a loop body, in block order) may see its value
-    from before the region: a path from the region's entry to the read assigns no ``x`` first
-    (assignments inside nested loops do not count: they may run no iteration)."""
-    by_block: dict[BasicBlock, list[Stmt]] = {}
-    for t in stmts:
-        b = block_of.get(t)
-        if b is not None and b.cfg is cfg:
-            by_block.setdefault(b, []).append(t)
-    done: dict[BasicBlock, bool] = {}
-    for b in cfg.blocks:
-        d = bool(b.preds) and all(done.get(p, False) for p in b.preds)
-        for t in by_block.get(b, []):
-            if x in _reads(t) and not d:
-                return True
-            if isinstance(t, Assign) and _target_var(t.target) is x:
-                d = True
-        done[b] = d
-    return False
 
 
 def _segments(body: list[Stmt], block_of: dict[Stmt, BasicBlock]) -> list[tuple[CFG, list[Stmt]]]:
