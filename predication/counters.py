@@ -7,11 +7,14 @@ scalar inside L when
 * ``x`` is a local variable of an arithmetic type (not a parameter, a global, an array; its address is
   never taken);
 * L assigns ``x`` once, by ``S: x = x + u``, ``x = u + x`` or ``x = x - u`` computed in ``x``'s own
-  type, at the top of L's body (not in a nested loop) in a spine block (predication/ifconvert.py: one
+  type, at the top of L's body (not in a nested loop) in a spine block (predication/loop_body.py: one
   that runs in every lane still iterating), where ``u`` is uniform, reads no memory, calls nothing,
   divides no integers and does not read ``x``;
 * outside L, ``x`` is assigned once, by ``D: x = e`` before L in L's region (the function body or an
-  enclosing loop's body), in a block that dominates L's, with ``e`` of the same kind as ``u``.
+  enclosing loop's body), in a block that dominates L's, with ``e`` of the same kind as ``u``;
+* it pays: some read of ``x`` in L (not S) is a comparison with a uniform value (a scalar test instead
+  of a vector compare) or the index of a table read (one load instead of one per lane). A counter met
+  only by varying values (nested.c's ``j < m``) would be broadcast at each use: it stays a vector.
 
 Then every lane that enters L ran D (with one value of ``e``) and nothing else assigned ``x`` before
 L; every lane still iterating runs S with one value of ``u``, so those lanes agree on ``x`` all along.
@@ -20,14 +23,18 @@ The lanes that left L see no more of the scalar: their value is the live-out.
 What the output does:
 
 * D and S are unmasked scalar assignments (``n = 0;``, ``n = n + 1;``), and reads of ``x`` in L read
-  the scalar: a comparison with a uniform bound is a scalar test (``n < 1000`` in mandelbrot; in a
-  mask, emit/printer.py makes it a choice between the varying side and a constant mask). A uniform
-  table read at ``x`` under a partial mask runs only when some lane is on (emit/printer.py).
+  the scalar. A uniform table read at ``x`` under a partial mask runs only when some lane is on
+  (emit/printer.py: when every lane has left, ``x`` may be past the table's end).
 * When something outside L reads ``x`` (a statement, the return value), a vector ``x_out`` (named
   ``<x>_out``) holds each lane's ``x`` outside L: at each place lanes leave L (``ExitPoint``, from the
-  converter) ``x_out = x`` blends the scalar into the leaving lanes; right after D, ``x_out = x`` under
-  D's mask when lanes may run D without entering L (L's mask is not D's); every read of ``x`` outside
-  L reads ``x_out``. Without such a read there is no live-out at all (nested.c's ``j``).
+  converter) ``if (any(leaving)) x_out = select(leaving, x, x_out)`` (the write runs once per lane,
+  not once per iteration); right after D, ``x_out = x`` under D's mask when lanes may run D without
+  entering L (L's mask is not D's); every read of ``x`` outside L reads ``x_out``. Without such a read
+  there is no live-out at all (newton_sqrt's ``i``).
+* L's first test, ``if (!(u && v)) break;`` at the top of its body with ``u`` uniform once the counters
+  are scalars (mandelbrot's ``n < 1000``), becomes a scalar test that ends the loop for every lane still
+  iterating (``if (!(n < 1000)) { n_out = select(active, n, n_out); break; }``), then the mask test of
+  ``v`` alone (none when nothing varying is left).
 """
 
 from __future__ import annotations
@@ -144,6 +151,7 @@ def promote_counters(lin, fn: Function, entry: Symbol | None = None) -> None:
     names = NameMaker(fn)
     ret = lin.ret
     final_reads = vars_read(ret.value) if ret.value is not None else set()
+    names.used |= {v.name for v in readers} | {v.name for v in final_reads}  # (a global n_out stays visible)
     outs: dict[int, list[tuple[Symbol, Symbol]]] = {}  # loop (by id) -> (x, x_out) of its counters read after it
     loops: dict[int, MaskedLoop] = {}
     after_d: list[tuple[list[Stmt], Assign, Assign]] = []
