@@ -121,6 +121,19 @@ def _accessed_name(e: Expr) -> str:
     return e.sym.name.strip("_") if isinstance(e, Var) else "mem"
 
 
+def _reads_memory(n: Expr) -> bool:
+    """Node ``n`` reads memory that may not be there: a dereference, ``->``, or an index other than a
+    constant one into an array object (``tab[3]``, ``__logf_data.poly[1]``: no pointer on the way)."""
+    if isinstance(n, Unary) and n.op == "*" or isinstance(n, Member) and n.arrow:
+        return True
+    if not isinstance(n, Index):
+        return False
+    e: Expr = n
+    while isinstance(e, Index) and isinstance(e.index, Const) or isinstance(e, Member) and not e.arrow:
+        e = e.base
+    return not (isinstance(e, Var) and not isinstance(e.sym.type, T.Pointer))
+
+
 class FunctionPrinter:
     def __init__(self, isa, lin: Linear, shapes: Shapes, prefix: str, expandable: set[str]) -> None:
         self.isa = isa
@@ -146,6 +159,7 @@ class FunctionPrinter:
         self.tracked: dict[str, tuple[Symbol, str, str]] = {
             g.name: (g, self.fresh(f"{g.name}_lane"), self.fresh(f"{g.name}_value")) for g in lin.fn.tracked}
         self.errno_entry = self.fresh("errno_entry") if ERRNO in self.tracked else ""
+        self.entry: Symbol | None = None  # a masked variant's entry mask (set by ``function``)
 
     # ------------------------------------------------------------------ helpers
     def k(self, t: T.CType) -> str:
@@ -178,12 +192,15 @@ class FunctionPrinter:
 
     # ------------------------------------------------------------------ expressions
     def scalar(self, e: Expr) -> str:
-        """A uniform expression as scalar C. Under a partial mask, a uniform integer division runs
-        only if some lane is on (if one is, the scalar code divided by the same values)."""
+        """A uniform expression as scalar C. Under a partial mask, a uniform integer division or
+        memory read (a table at a uniform index that may be out of bounds when no lane reads it: a
+        scalar loop counter past its end) runs only if some lane is on (if one is, the scalar code did
+        the same); under the entry mask of a masked variant (some lane is on) reads need no test."""
         text = cexpr(e)
-        if self.cur_mask is not None and any(isinstance(n, Binary) and n.op in ("/", "%") and n.type.is_int()
-                                             for n in e.walk()):
-            return f"({self.isa.mask_any(self.cur_mask.name)} ? {text} : 0)"
+        m = self.cur_mask
+        if m is not None and any(isinstance(n, Binary) and n.op in ("/", "%") and n.type.is_int()
+                                 or m is not self.entry and _reads_memory(n) for n in e.walk()):
+            return f"({self.isa.mask_any(m.name)} ? {text} : 0)"
         return text
 
     def splat_const(self, c: Const, k: str) -> str:
@@ -338,11 +355,15 @@ class FunctionPrinter:
         if isinstance(e, Const) and e.type == MASK:
             return isa.mask_const(bool(e.value))
         if not self.sh.varying(e):
-            # The truth value goes through a scalar first: powerpc GCC 12 crashes on vec_splats of
-            # an expression with a comparison (tests/fuzz_regressions/altivec_uniform_condition.c).
-            cond = self.fresh("cond")
-            self.lines.append(f"{self.indent}int {cond} = ({self.scalar(e)}) != 0;")
-            return isa.int_to_mask("i32", isa.splat("i32", cond))
+            # A scalar test choosing a constant mask (no vec_splats of a comparison: powerpc GCC 12
+            # crashes on it, tests/fuzz_regressions/altivec_uniform_condition.c).
+            return f"(({self.scalar(e)}) ? {isa.mask_const(True)} : {isa.mask_const(False)})"
+        if isinstance(e, Binary) and e.op in ("&&", "||") and not all(self.sh.varying(x) for x in (e.left, e.right)):
+            # a uniform operand (a scalar loop counter's test): a scalar test, the varying side only if it matters
+            u, v = (e.left, e.right) if not self.sh.varying(e.left) else (e.right, e.left)
+            if e.op == "&&":
+                return f"(({self.scalar(u)}) ? {self.mask(v)} : {isa.mask_const(False)})"
+            return f"(({self.scalar(u)}) ? {isa.mask_const(True)} : {self.mask(v)})"
         if isinstance(e, Binary) and e.op == "&&" and isinstance(e.right, Unary) and e.right.op == "!":
             return isa.mask_andnot(self.mask(e.left), self.mask(e.right.operand))
         if isinstance(e, Binary) and e.op == "&&":
@@ -398,7 +419,11 @@ class FunctionPrinter:
                     self.lines.append(f"{ind}    {r.name} = {isa.mask_const(False)};")
             self.lines.append(f"{ind}}}")
             return
-        if isinstance(s, BreakIf):
+        if isinstance(s, BreakIf):  # (every lane runs a uniform loop: no mask guards its test)
+            self.cur_mask = None
+            if isinstance(s.cond, Const) and s.cond.value:  # (predication/counters.py: a scalar exit)
+                self.lines.append(f"{ind}break;")
+                return
             self.lines.append(f"{ind}if ({self.scalar(s.cond)})")
             self.lines.append(f"{ind}    break;")
             return
@@ -868,6 +893,7 @@ class FunctionPrinter:
         """The C definition; ``entry`` (a masked variant's entry mask) becomes the first parameter."""
         isa = self.isa
         fn = self.lin.fn
+        self.entry = entry
         params = [f"{isa.mask_type()} {entry.name}"] if entry is not None else []
         for p in fn.params:
             if p.shape in ("uniform", "linear"):

@@ -4,10 +4,11 @@
    them the same number of times: they stay plain scalar loops) and which ``if`` statements are uniform
    branches (they stay branches: predication/uniform_branches.py).
    A loop is uniform when it is entered by every lane (not inside a varying ``if``, nor inside a
-   divergent loop, nor after a jump or a divergent loop), leaves only by top-level ``if (c) break;``
-   statements whose conditions are uniform, and has no ``continue`` or jump out. A variable is
-   varying when a parameter, when assigned a varying value, or when assigned where not every lane
-   runs (inside a varying ``if`` or a divergent loop, after a jump or a divergent loop). The facts
+   divergent loop, nor between a jump and its label), leaves only by top-level ``if (c) break;``
+   statements whose conditions are uniform, and every other jump in it lands in its body before the
+   next such test (``continue``, an inlined helper's ``return``). A variable is varying when a
+   parameter, when assigned a varying value, or when assigned where not every lane runs (inside a
+   varying ``if`` or a divergent loop, between a jump and its label, after a ``break``). The facts
    depend on each other: iterate to a fixpoint.
 
    The uniform branches (predication/uniform_branches.py): an ``if`` whose condition reads only
@@ -33,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from expand.analysis.cfg import labels_defined
 from expand.ir import types as T
 from expand.ir.diagnostics import error
 from expand.ir.nodes import (
@@ -75,40 +77,61 @@ def _varying_expr(e: Expr, vs: set[Symbol]) -> bool:
     return False
 
 
-def _exits_ok(loop: Loop, vs: set[Symbol], jumps: dict[Stmt, tuple[bool, bool]]) -> bool:
-    for s in loop.body:
-        if isinstance(s, If) and s.then and len(s.then) == 1 and isinstance(s.then[0], Break) and not s.els:
-            if _varying_expr(s.cond, vs):
-                return False
-            continue
-        if _has_exit(s, jumps):
-            return False
-    return not any(isinstance(s, Label) for s in loop.body)
+def _is_exit_test(s: Stmt) -> bool:
+    """``if (c) break;``: a canonical loop's exit test."""
+    return isinstance(s, If) and len(s.then) == 1 and isinstance(s.then[0], Break) and not s.els
 
 
-def _has_exit(s: Stmt, jumps: dict[Stmt, tuple[bool, bool]]) -> bool:
-    """A break of this loop, or any goto, somewhere inside ``s`` (not counting nested loops' breaks)."""
-    return _jumps(s, jumps)[0]
+_JumpFacts = tuple[frozenset[str], bool, frozenset[str]]
 
 
-def _jumps(s: Stmt, memo: dict[Stmt, tuple[bool, bool]]) -> tuple[bool, bool]:
-    """(``_has_exit(s)``, a goto anywhere inside ``s``), remembered in ``memo``: asked of every
-    statement of a nest, the questions cost the size of the nest, not the square of its depth."""
+def _jumps(s: Stmt, memo: dict[Stmt, _JumpFacts]) -> _JumpFacts:
+    """How lanes leave ``s`` other than by running to its end: the labels of the gotos inside ``s``
+    that ``s`` does not define (those inside it, e.g. an inlined helper's ``return``, land in it),
+    whether a ``break`` of the enclosing loop is inside (nested loops' breaks are their own), and the
+    labels ``s`` defines (``labels_defined([s], into_loops=True)``). Remembered in ``memo``: asked of
+    every statement of a nest, the questions cost the size of the nest, not the square of its depth."""
     got = memo.get(s)
     if got is not None:
         return got
-    if isinstance(s, (Break, Goto)):
-        got = (True, isinstance(s, Goto))
-    elif isinstance(s, (If, Block)):
-        kids = [_jumps(x, memo) for x in (s.then + s.els if isinstance(s, If) else s.body)]
-        got = (any(e for e, _ in kids), any(g for _, g in kids))
-    elif isinstance(s, Loop):
-        body = any(_jumps(x, memo)[1] for x in s.body)  # (its own breaks do not leave it: only gotos)
-        got = (body, body or any(_jumps(x, memo)[1] for x in s.init + s.step))
+    empty: frozenset[str] = frozenset()
+    if isinstance(s, Goto):
+        got = (frozenset([s.label]), False, empty)
+    elif isinstance(s, Break):
+        got = (empty, True, empty)
+    elif isinstance(s, Label):
+        got = (empty, False, frozenset([s.name]))
+    elif isinstance(s, (If, Block, Loop)):
+        if isinstance(s, Loop):
+            kids = [_jumps(x, memo) for x in s.init + s.body + s.step]
+            defined = empty.union(*(_jumps(x, memo)[2] for x in s.body))
+        else:
+            kids = [_jumps(x, memo) for x in (s.then + s.els if isinstance(s, If) else s.body)]
+            defined = empty.union(*(d for _, _, d in kids))
+        free = empty.union(*(f for f, _, _ in kids)) - defined
+        brk = not isinstance(s, Loop) and any(b for _, b, _ in kids)
+        got = (free, brk, defined)
     else:
-        got = (False, False)
+        got = (empty, False, empty)
     memo[s] = got
     return got
+
+
+def _exits_ok(loop: Loop, vs: set[Symbol], jumps: dict[Stmt, _JumpFacts]) -> bool:
+    """The loop leaves only by top-level ``if (c) break;`` tests on uniform conditions: every other
+    jump in its body lands in the body before the next test (``continue``'s ``goto latch``, an
+    inlined helper's ``return``), so the converter's segments between the tests stay whole."""
+    pending: set[str] = set()
+    for s in loop.body:
+        if _is_exit_test(s):
+            if pending or _varying_expr(s.cond, vs):
+                return False
+            continue
+        labels, brk, defined = _jumps(s, jumps)
+        if brk:
+            return False
+        pending = (pending - defined) | labels
+    return not pending
 
 
 def uniform_loops(fn: Function) -> set[Loop]:
@@ -144,28 +167,15 @@ def _uniform_cond(e: Expr, vs: set[Symbol]) -> bool:
     return True
 
 
-def _leaves(s: If) -> bool:
+def _leaves(s: If, targets: dict[str, list[Goto]]) -> bool:
     """Some jump leaves the ``if`` (a break of the enclosing loop, a goto to a label outside it, a
-    return), or a label in it (outside its loops) may be entered from outside."""
-    inner = {x.name for x in walk_stmts(s.then + s.els) if isinstance(x, Label)}
-
-    def go(stmts: list[Stmt], in_loop: bool) -> bool:
-        for x in stmts:
-            if isinstance(x, Goto) and x.label not in inner:
-                return True
-            if isinstance(x, Label) and not in_loop:
-                return True
-            if isinstance(x, Break) and not in_loop:
-                return True
-            if isinstance(x, If) and (go(x.then, in_loop) or go(x.els, in_loop)):
-                return True
-            if isinstance(x, Block) and go(x.body, in_loop):
-                return True
-            if isinstance(x, Loop) and go(x.body, True):
-                return True
-        return False
-
-    return go(s.then + s.els, False)
+    return), or a goto outside it enters a label in it (``targets``: the gotos of the function, by
+    label)."""
+    labels, brk = _jumps(s)
+    if labels or brk:
+        return True
+    inside = {id(g) for g in walk_stmts([s]) if isinstance(g, Goto)}
+    return any(id(g) not in inside for name in labels_defined([s], into_loops=True) for g in targets.get(name, []))
 
 
 def arrays_given_to_calls(stmts: Iterable[Stmt]) -> set[Symbol]:
@@ -187,55 +197,63 @@ def divergence(fn: Function, loops_allowed: bool = True) -> Divergence:
     """Uniform loops and uniform branches of ``fn`` (``loops_allowed`` False: the function runs
     under an entry mask, so every loop is a masked loop).
 
-    Everything after a statement that a jump leaves, or after a divergent loop, runs under a mask
-    (the converter's join and exit masks), and so is not uniform: the facts stay consistent with
-    the shapes computed after if-conversion."""
+    In a statement list, everything after a jump that leaves a statement (a ``break``, a ``goto``
+    out of it, a divergent loop's ``goto`` out of the loop) runs under a mask until the jump's label
+    (the converter's join and exit masks); a jump that lands in the statement it leaves from (an
+    inlined helper's ``return``, ``continue``'s ``goto latch`` when the label follows in the same
+    list) and a divergent loop left only by ``break`` (its exit mask is its entry's once every lane
+    has left) do not: the facts stay consistent with the shapes computed after if-conversion."""
     vs: set[Symbol] = {p for p in fn.params if p.shape != "uniform"}
     vs |= {n.operand.sym for s in walk_stmts(fn.body) for e in stmt_exprs(s) for n in e.walk()
            if isinstance(n, Unary) and n.op == "&" and isinstance(n.operand, Var)}
     vs |= arrays_given_to_calls(walk_stmts(fn.body))
+    targets: dict[str, list[Goto]] = {}
+    for g in walk_stmts(fn.body):
+        if isinstance(g, Goto):
+            targets.setdefault(g.label, []).append(g)
     # ``vs`` only grows, and every test is monotone in it (more varying variables: more masked code,
     # more varying variables), so updating it in place during a pass reaches the same least fixpoint
     # as passes over a frozen copy, in one pass for values that flow forward (straight-line code
     # took one pass per statement of a dependence chain); the last pass adds nothing, so ``out``
     # holds the decisions made with the final set.
-    jumps: dict[Stmt, tuple[bool, bool]] = {}  # (``_jumps``: the function does not change here)
+    jumps: dict[Stmt, _JumpFacts] = {}  # (``_jumps``: the function does not change here)
     while True:
         out = Divergence()
         before = len(vs)
         new_vs = vs
 
         def visit(stmts: list[Stmt], masked: bool) -> None:
+            pending: set[str] = set()  # labels some lanes jumped to from earlier statements: not yet there
+            gone = False  # some lanes left by a break
             for s in stmts:
+                here = masked or gone or bool(pending)
                 if isinstance(s, Assign) and isinstance(s.target, Var):
-                    if masked or _varying_expr(s.value, vs):
+                    if here or _varying_expr(s.value, vs):
                         new_vs.add(s.target.sym)
                 elif isinstance(s, Assign) and isinstance(s.target, Index) and isinstance(s.target.base, Var) \
                         and is_local_array(s.target.base.sym):  # a local array's elements (expand/analysis/shapes.py)
-                    if masked or _varying_expr(s.value, vs) or _varying_expr(s.target.index, vs):
+                    if here or _varying_expr(s.value, vs) or _varying_expr(s.target.index, vs):
                         new_vs.add(s.target.base.sym)
                 elif isinstance(s, If):
-                    if _uniform_cond(s.cond, vs) and not _leaves(s):
+                    if _uniform_cond(s.cond, vs) and not _leaves(s, targets):
                         out.ifs.add(s)
-                        visit(s.then, masked)
-                        visit(s.els, masked)
+                        visit(s.then, here)
+                        visit(s.els, here)
                     else:
                         visit(s.then, True)
                         visit(s.els, True)
                 elif isinstance(s, Block):
-                    visit(s.body, masked)
+                    visit(s.body, here)
                 elif isinstance(s, Loop):
-                    if loops_allowed and not masked and _exits_ok(s, vs, jumps):
+                    if loops_allowed and not here and _exits_ok(s, vs, jumps):
                         out.loops.add(s)
                         # The exit tests themselves are real branches, not masks.
-                        for x in s.body:
-                            if not (isinstance(x, If) and len(x.then) == 1 and isinstance(x.then[0], Break)):
-                                visit([x], False)
+                        visit([x for x in s.body if not _is_exit_test(x)], False)
                     else:
                         visit(s.body, True)
-                        masked = True  # after it: the lanes that left by its break
-                if _has_exit(s, jumps) or isinstance(s, Label):
-                    masked = True
+                labels, brk, defined = _jumps(s, jumps)
+                pending = (pending - defined) | labels
+                gone = gone or brk
 
         visit(fn.body, False)
         if len(vs) == before:
