@@ -19,7 +19,7 @@ import expand.driver as driver
 import predication.boscc as boscc
 import predication.ifconvert as ifconvert
 from emit import get_isa
-from expand.analysis.cfg import CFG, DomTree, build_cfg, immediate_dominators
+from expand.analysis.cfg import CFG, DomTree, build_cfg, immediate_dominators, labels_defined
 from expand.check import scaling
 from expand.check.fuzz import FUZZ_LOG_H, generate, render
 from expand.ir.diagnostics import ExpandError
@@ -236,17 +236,22 @@ def reference_walk(stmts: list[Stmt]):
             yield from reference_walk(s.step)
 
 
-def reference_has_exit(s: Stmt) -> bool:
-    """``shapes._has_exit`` as first written, asked afresh each time."""
-    if isinstance(s, (Break, Goto)):
-        return True
-    if isinstance(s, If):
-        return any(reference_has_exit(x) for x in s.then + s.els)
-    if isinstance(s, Block):
-        return any(reference_has_exit(x) for x in s.body)
-    if isinstance(s, Loop):
-        return any(isinstance(x, Goto) for x in reference_walk(s.body))
-    return False
+def reference_jumps(s: Stmt) -> tuple[frozenset, bool, frozenset]:
+    """``shapes._jumps`` as first written, asked afresh each time: the labels of the gotos inside ``s``
+    it does not define, a break of the enclosing loop inside it, the labels it defines."""
+    inner = labels_defined([s], into_loops=True)
+    labels = {g.label for g in reference_walk([s]) if isinstance(g, Goto) and g.label not in inner}
+
+    def brk(x: Stmt) -> bool:
+        if isinstance(x, Break):
+            return True
+        if isinstance(x, If):
+            return any(brk(y) for y in x.then + x.els)
+        if isinstance(x, Block):
+            return any(brk(y) for y in x.body)
+        return False
+
+    return frozenset(labels), brk(s), frozenset(inner)
 
 
 def test_walks_and_exits_match_definitions(tmp_path: Path) -> None:
@@ -262,39 +267,21 @@ def test_walks_and_exits_match_definitions(tmp_path: Path) -> None:
         want = list(reference_walk(fn.body))
         assert [id(s) for s in walk_stmts(fn.body)] == [id(s) for s in want]
         memo: dict = {}
-        got = [shapes._has_exit(s, memo) for s in want]
-        assert got == [reference_has_exit(s) for s in want], seed
-        exits += sum(got)
-        loops_left += sum(e for s, e in zip(want, got) if isinstance(s, Loop))
+        got = [shapes._jumps(s, memo) for s in want]
+        assert got == [reference_jumps(s) for s in want], seed
+        exits += sum(bool(f) or b for f, b, _ in got)
+        loops_left += sum(bool(f) for s, (f, _, _) in zip(want, got) if isinstance(s, Loop))
     assert exits and loops_left, (exits, loops_left)  # (both answers seen, for loops left by a goto too)
 
 
 # ----------------------------------------------------------------------------- the passes, by definition
 
 
-def reference_blends(stmts, cfg, block_of, final_reads, allowed, count, sides, addressed) -> None:
-    """The blend rule as stated: a masked assignment blends when a later statement reads the variable
-    from a block its block does not dominate, before an unmasked assignment that runs whenever it did
-    (or, with none, when the result reads it and its block does not dominate the exit)."""
-    for s in stmts:
-        if isinstance(s, MaskedLoop):
-            here: dict = {}
-            first_def: dict = {}
-            early: set = set()
-            for i, t in enumerate(s.body):
-                if isinstance(t, MaskedLoop):
-                    continue
-                early |= {v for v in ifconvert.stmt_reads(t) if v not in first_def}
-                if isinstance(t, Assign) and isinstance(t.target, Var):
-                    first_def.setdefault(t.target.sym, i)
-                for v in ifconvert._mentions(t):
-                    here[v] = here.get(v, 0) + 1
-            local = {v for v, n in here.items() if count.get(v) == n and v not in early and v.kind == "local"}
-            for t in flatten(s.body):
-                if isinstance(t, Assign) and t.mask is not None and isinstance(t.target, Var):
-                    t.blend = True
-            if getattr(s, "cfg", None) is not None:
-                reference_blends(s.body, s.cfg, block_of, set(), local, count, sides, addressed)
+def reference_ordinary(self, stmts, cfg, allowed) -> None:
+    """``ifconvert._Blends.ordinary`` as stated: a masked assignment blends when a later statement
+    reads the variable from a block its block does not dominate, before an unmasked assignment that
+    runs whenever it did (or, with none, in the function body, when the result reads it and its block
+    does not dominate the exit)."""
     reads = [ifconvert._reads(s) for s in stmts]
     defs = [ifconvert._defs(s) for s in stmts]
     for i, s in enumerate(stmts):
@@ -303,24 +290,24 @@ def reference_blends(stmts, cfg, block_of, final_reads, allowed, count, sides, a
         x = s.target.sym
         if allowed is not None and x not in allowed:
             continue
-        if x in addressed:
+        if x in self.addressed:
             s.blend = True
             continue
         if not (x.kind == "param" or any(x in d for d in defs[:i])):
             s.blend = False
             continue
-        b = block_of[s]
+        b = self.block_of[s]
         for j in range(i + 1, len(stmts)):
             t = stmts[j]
-            if x in reads[j] and not cfg.dominates(b, block_of[t]):
+            if x in reads[j] and not cfg.dominates(b, self.block_of[t]):
                 s.blend = True
                 break
             if isinstance(t, Assign) and isinstance(t.target, Var) and t.target.sym is x and t.mask is None \
-                    and ifconvert.runs_with(block_of.get(t), b, sides):
+                    and ifconvert.runs_with(self.block_of.get(t), b, self.sides):
                 s.blend = False
                 break
         else:
-            s.blend = x in final_reads and not cfg.dominates(b, cfg.exit)
+            s.blend = allowed is None and x in self.final_reads and not cfg.dominates(b, cfg.exit)
 
 
 def reference_fold(stmts: list[Stmt], local: set) -> list[Stmt]:
@@ -474,14 +461,14 @@ def checked_passes(monkeypatch):
     and check both agree; counts the cases that did something."""
     seen = {"blends": 0, "folds": 0, "guards": 0}
 
-    def blends(stmts, cfg, block_of, final_reads, allowed, count, sides, addressed=frozenset()):
+    def blends(self, stmts, cfg, allowed):
         assigns = [t for t in flatten(stmts) if isinstance(t, Assign)]
         before = [t.blend for t in assigns]
-        reference_blends(stmts, cfg, block_of, final_reads, allowed, count, sides, addressed)
+        reference_ordinary(self, stmts, cfg, allowed)
         want = [t.blend for t in assigns]
         for t, b in zip(assigns, before):
             t.blend = b
-        shipped(stmts, cfg, block_of, final_reads, allowed, count, sides, addressed)
+        shipped(self, stmts, cfg, allowed)
         assert [t.blend for t in assigns] == want
         seen["blends"] += sum(want)
 
@@ -514,8 +501,8 @@ def checked_passes(monkeypatch):
         assert shape(lin.stmts) == want
         seen["guards"] += sum(isinstance(s, Guard) for s in flatten(lin.stmts))
 
-    shipped, shipped_fold, shipped_guards = ifconvert._decide_region, copyprop._fold, driver.insert_guards
-    monkeypatch.setattr(ifconvert, "_decide_region", blends)
+    shipped, shipped_fold, shipped_guards = ifconvert._Blends.ordinary, copyprop._fold, driver.insert_guards
+    monkeypatch.setattr(ifconvert._Blends, "ordinary", blends)
     monkeypatch.setattr(copyprop, "_fold", fold)
     monkeypatch.setattr(driver, "insert_guards", guards)
     return seen

@@ -34,7 +34,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from expand.analysis.cfg import labels_defined
 from expand.ir import types as T
 from expand.ir.diagnostics import error
 from expand.ir.nodes import (
@@ -167,15 +166,17 @@ def _uniform_cond(e: Expr, vs: set[Symbol]) -> bool:
     return True
 
 
-def _leaves(s: If, targets: dict[str, list[Goto]]) -> bool:
+def _leaves(s: If, targets: dict[str, list[Goto]], jumps: dict[Stmt, _JumpFacts]) -> bool:
     """Some jump leaves the ``if`` (a break of the enclosing loop, a goto to a label outside it, a
     return), or a goto outside it enters a label in it (``targets``: the gotos of the function, by
     label)."""
-    labels, brk = _jumps(s)
+    labels, brk, defined = _jumps(s, jumps)
     if labels or brk:
         return True
+    if not defined:
+        return False
     inside = {id(g) for g in walk_stmts([s]) if isinstance(g, Goto)}
-    return any(id(g) not in inside for name in labels_defined([s], into_loops=True) for g in targets.get(name, []))
+    return any(id(g) not in inside for name in defined for g in targets.get(name, []))
 
 
 def arrays_given_to_calls(stmts: Iterable[Stmt]) -> set[Symbol]:
@@ -235,7 +236,7 @@ def divergence(fn: Function, loops_allowed: bool = True) -> Divergence:
                     if here or _varying_expr(s.value, vs) or _varying_expr(s.target.index, vs):
                         new_vs.add(s.target.base.sym)
                 elif isinstance(s, If):
-                    if _uniform_cond(s.cond, vs) and not _leaves(s, targets):
+                    if _uniform_cond(s.cond, vs) and not _leaves(s, targets, jumps):
                         out.ifs.add(s)
                         visit(s.then, here)
                         visit(s.els, here)
