@@ -13,8 +13,8 @@ from pathlib import Path
 from expand.analysis.shapes import Shapes
 from expand.ir import types as T
 from expand.ir.cprint import cdecl, cexpr, const_text, literal_value
-from expand.ir.diagnostics import ExpandError, error
-from expand.ir.libc import ERRNO, MATH_ERRNO, UNSET, WRITE, may_set_errno
+from expand.ir.diagnostics import ExpandError, Remark, error
+from expand.ir.libc import ERRNO, LIBM, MATH_ERRNO, UNSET, WRITE, may_set_errno
 from expand.ir.nodes import (
     MASK,
     Assign,
@@ -25,6 +25,7 @@ from expand.ir.nodes import (
     Cast,
     Cond,
     Const,
+    Coord,
     Expr,
     ExprStmt,
     Guard,
@@ -160,6 +161,8 @@ class FunctionPrinter:
             g.name: (g, self.fresh(f"{g.name}_lane"), self.fresh(f"{g.name}_value")) for g in lin.fn.tracked}
         self.errno_entry = self.fresh("errno_entry") if ERRNO in self.tracked else ""
         self.entry: Symbol | None = None  # a masked variant's entry mask (set by ``function``)
+        self.at: Coord | None = None  # the statement being printed (for --remarks)
+        self.remarked: set[tuple] = set()
 
     # ------------------------------------------------------------------ helpers
     def k(self, t: T.CType) -> str:
@@ -312,11 +315,15 @@ class FunctionPrinter:
                 return whole
             idx = self.fresh("idx")
             self.lines.append(f"{self.indent}{e.index.type} {idx} = {i0};")
+            self.remark("per-lane-load", f"read of '{_accessed_name(e)}' under a mask: one vector load when "
+                                         "every lane is on, else one load per active lane")
             on = self.on_bits()
             full = (1 << self.isa.lanes) - 1
             lanes = [f"({on} >> {lane} & 1) ? {base}[{idx} + {lane}] : 0" for lane in range(self.isa.lanes)]
             return f"({on} == {full:#x}u ? {self.isa.loadu(k, f'&{base}[{idx}]')} : {self.isa.build(k, lanes)})"
         binds: dict[int, tuple[str, str]] = {}
+        self.remark("per-lane-load", f"read of '{_accessed_name(e)}' at an index that differs per lane: "
+                                     f"{self.isa.lanes} scalar loads and inserts")
 
         def lane_text(n: Expr, lane: int) -> str:
             if not self.sh.varying(n):
@@ -378,9 +385,17 @@ class FunctionPrinter:
         return isa.int_to_mask(self.k(e.type), self.vec(e))
 
     # ------------------------------------------------------------------ statements
+    def remark(self, kind: str, message: str) -> None:
+        """A ``--remarks`` line at the statement being printed (once per statement and message)."""
+        key = (self.at, kind, message)
+        if key not in self.remarked:
+            self.remarked.add(key)
+            self.lin.remarks.append(Remark(self.at, kind, message))
+
     def emit(self, s: Stmt) -> None:
         isa = self.isa
         ind = self.indent
+        self.at = s.coord
         if isinstance(s, MaskedLoop):
             if s.active is None:
                 self.lines.append(f"{ind}for (;;) {{")
@@ -544,6 +559,8 @@ class FunctionPrinter:
         if not self.sh.varying(e.index):
             return isa.loadu(k, self.array_row(e))
         arr = e.base.sym.name
+        self.remark("per-lane-load", f"read of local array '{arr}' at an index that differs per lane: "
+                                     f"{isa.lanes} scalar loads and inserts")
         ik = self.k(e.index.type)
         v = self.vec(e.index)
         if self.cur_mask is not None:
@@ -570,6 +587,8 @@ class FunctionPrinter:
             return
         n = isa.lanes
         arr = tgt.base.sym.name
+        self.remark("per-lane-store", f"store to local array '{arr}' at an index that differs per lane: "
+                                      "one scalar store per lane")
         ik = self.k(tgt.index.type)
         vals, idx = self.fresh("lanes"), self.fresh("idx")
         self.lines.append(f"{ind}{{")
@@ -600,6 +619,9 @@ class FunctionPrinter:
             self.lines.append(f"{ind}{isa.storeu(k, f'&{base}[{self.scalar(tgt.index)}]', v)};")
             return
         n = isa.lanes
+        why = "at an index that differs per lane" if self.sh.shape(tgt.index) != "consecutive" else "under a mask"
+        self.remark("per-lane-store", f"store to '{_accessed_name(tgt)}' {why}: one scalar store per "
+                                      f"{'active ' if m is not None else ''}lane")
         vals = self.fresh("lanes")
         self.lines.append(f"{ind}{{")
         self.lines.append(f"{ind}    {scalar_ctype(k)} {vals}[{n}];")
@@ -646,6 +668,11 @@ class FunctionPrinter:
             return
         # Not expandable: unpack, call once per active lane, pack.
         n = isa.lanes
+        how = ("a libm function without a vector version in the vector math chosen (--vector-math)"
+               if call.func in LIBM else "no vector version here (define it in this file, or declare its "
+               "vector variants with '#pragma omp declare simd')")
+        self.remark("per-lane-call", f"call of '{call.func}' runs once per {'active ' if m is not None else ''}"
+                                     f"lane: {how}")
         body: list[str] = []
         arg_texts: list[str] = []
         back: dict[Symbol, str] = {}  # variables whose address a lane's call gets: their array of lanes
@@ -933,6 +960,7 @@ class FunctionPrinter:
             # Every lane (of the entry mask) returns: not under the last statement's mask, which would
             # e.g. give a division in the returned expression divisor 1 in the other lanes.
             self.cur_mask = entry
+            self.at = r.coord or fn.coord
             try:
                 value = self.vec(r.value)
             except ExpandError as exc:

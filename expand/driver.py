@@ -19,7 +19,7 @@ from expand.analysis.shared_stores import check_shared_stores
 from expand.analysis.trip_inputs import trip_params
 from expand.ir import types as T
 from expand.ir.cprint import cdecl, cinit
-from expand.ir.diagnostics import error
+from expand.ir.diagnostics import Remark, error
 from expand.ir.libc import ERRNO
 from expand.ir.nodes import (
     MASK,
@@ -51,6 +51,7 @@ from expand.vecmath import VectorMath
 from predication.boscc import insert_guards
 from predication.dot import to_dot
 from predication.ifconvert import if_convert
+from predication.remarks import loop_remarks
 from predication.single_exit import single_exit
 
 
@@ -80,6 +81,7 @@ class Expanded:
 class Result:
     text: str
     functions: list[Expanded]
+    remarks: list[Remark] = field(default_factory=list)  # (--remarks), in source order
 
 
 def select_functions(mod: Module, names: list[str] | None) -> list[str]:
@@ -188,6 +190,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
     isa = isa.emission(None if vector_math is None else vector_math.for_module(set(mod.functions) | set(expandable)))
     bodies: list[str] = []
     expanded: list[Expanded] = []
+    remarks: list[Remark] = []
     globals_used: dict[str, Symbol | None] = {}  # globals and per-lane called functions the output names
     for name in roots:
         fn = mod.functions[name]
@@ -205,7 +208,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         e = Expanded(name, vname, fn.params, fn.ret, consts, fn.coord, effects=abi_mod.effects(fn), static=fn.static,
                      globals=[g for g in fn.tracked if g.name != ERRNO], trip_params=trips)
         bodies.append(("static inline " if abi else "") + vectorize(
-            fn, isa, vname, prefix, expandable, boscc, globals_used, dot))
+            fn, isa, vname, prefix, expandable, boscc, globals_used, dot, remarks=remarks))
         if masked is not None:
             e.masked_name = f"{vname}_masked"
             entry = Symbol(NameMaker(masked).fresh("active"), MASK, "param")
@@ -245,13 +248,15 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
     if prelude:
         parts.append(prelude.rstrip() + "\n")
     text = "\n".join(parts) + "\n" + "\n\n".join(bodies)
-    return Result(text, expanded)
+    unique = {r.key(): r for r in remarks}
+    return Result(text, expanded, [unique[k] for k in sorted(unique)])
 
 
 def vectorize(fn: Function, isa, vname: str, prefix: str, expandable: set[str], boscc: str,
-              globals_used: dict[str, Symbol | None], dot: list[str] | None, entry: Symbol | None = None) -> str:
+              globals_used: dict[str, Symbol | None], dot: list[str] | None, entry: Symbol | None = None,
+              remarks: list[Remark] | None = None) -> str:
     """If-convert ``fn`` (under entry mask ``entry``, if given) and print it as ``vname``; records the
-    static globals it reads in ``globals_used``."""
+    static globals it reads in ``globals_used`` and adds its ``--remarks`` to ``remarks``."""
     lin = if_convert(fn, entry)
     live = [lin.ret.value] if lin.ret.value is not None else []
     lin.stmts, _ = eliminate_dead(lin.stmts, live)
@@ -265,6 +270,9 @@ def vectorize(fn: Function, isa, vname: str, prefix: str, expandable: set[str], 
     insert_guards(lin, boscc, isa.boscc_test_cost, isa.boscc_plain_cost, isa.boscc_blend_cost, isa.boscc_regs)
     printer = FunctionPrinter(isa, lin, shapes, prefix, set(expandable))
     text = printer.function(vname, used, entry)
+    if remarks is not None:
+        loop_remarks(lin)
+        remarks.extend(lin.remarks)
     exprs = [e for s in flatten(lin.stmts) for e in stmt_exprs(s)]
     if lin.ret.value is not None:
         exprs.append(lin.ret.value)

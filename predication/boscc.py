@@ -34,6 +34,7 @@ from collections.abc import Callable
 
 from expand.analysis.cfg import BasicBlock
 from expand.analysis.predict import likely, rare
+from expand.ir.diagnostics import Remark
 from expand.ir.nodes import (
     MASK,
     Assign,
@@ -144,14 +145,20 @@ class _Guarder:
         def close() -> None:
             a, m, inner, _ = regions.pop()
             dest = regions[-1][2] if regions else out
-            if inner and m in self.defined and self.worth(a, inner):
+            worth, why = self.decide(a, inner) if inner and m in self.defined else (False, "")
+            if worth:
                 dest.append(Guard(inner[0].coord, m, inner))
                 self.head[dest[-1]] = a
+                self.remark(inner[0], f"BOSCC guard: the code under '{m.name}' is skipped when no lane is on ({why})")
             elif inner and m in self.defined and self.mode == "auto" and self.copy_alone(a, inner, m):
                 dest.append(Guard(inner[0].coord, m, inner, any_test=False))  # no all-false test
                 self.head[dest[-1]] = a
+                self.remark(inner[0], f"no BOSCC guard on '{m.name}' ({why}), but a copy without blends runs "
+                                      "when every lane is on")
             else:
                 dest.extend(inner)
+                if why and not all(isinstance(t, Guard) for t in inner):  # (a live-out write has its own)
+                    self.remark(inner[0], f"no BOSCC guard on '{m.name}': {why}")
 
         for s in stmts:
             while regions and not self.in_region(s, regions[-1][0]):
@@ -182,8 +189,15 @@ class _Guarder:
             close()
         return out
 
+    def remark(self, s: Stmt, message: str) -> None:
+        self.lin.remarks.append(Remark(s.coord, "boscc", message))
+
     def worth(self, a: BasicBlock, body: list[Stmt]) -> bool:
-        """The cost model of ``auto`` (measured: see the README's BOSCC numbers). Regions with per-lane
+        return self.decide(a, body)[0]
+
+    def decide(self, a: BasicBlock, body: list[Stmt]) -> tuple[bool, str]:
+        """Whether region ``a`` with statements ``body`` gets a guard, and why (for ``--remarks``).
+        The cost model of ``auto`` (measured: see the README's BOSCC numbers). Regions with per-lane
         calls, gathers or loops are always guarded; regions the source marks likely never; regions
         marked unlikely when they do at least the test's work, or with no hint but predicted rare
         (expand/analysis/predict.py: ``j0 < 0``, an arm that returns early) when they do ``GUESS_PAYBACK``
@@ -193,21 +207,27 @@ class _Guarder:
         SSE, AVX2, NEON and AltiVec, where guards on every region of the rounding functions
         measured slower than none: most of them run on every call)."""
         if self.mode == "all":
-            return True
+            return True, "--boscc all"
         if a.hint is True:
-            return False
+            return False, "the source marks it likely (__builtin_expect)"
         cost = sum(self.cost(s) for s in body)
         if cost >= EXPENSIVE:
-            return True
+            return True, "it has a loop, a per-lane call or per-lane memory accesses"
         if a.hint is False:
-            return cost >= self.test_cost
+            if cost >= self.test_cost:
+                return True, f"marked unlikely, and its {cost} operations pay for the test's {self.test_cost}"
+            return False, f"marked unlikely, but its {cost} operations cost less than the test's {self.test_cost}"
         # Not inside loops: the loop already tests its mask every iteration, and a second branch
         # per iteration measured slower (mandelbrot, newton_sqrt, two_exits on AVX2/AVX-512).
         if self.loop_depth:
-            return False
+            return False, "inside a loop, which tests its mask every iteration already"
         if rare(a) and cost >= GUESS_PAYBACK * self.test_cost:
-            return True  # skipped almost always: it saves its work less the test's
-        return self.plain_cost is not None and cost >= self.plain_cost
+            # skipped almost always: it saves its work less the test's
+            return True, f"predicted rare, and its {cost} operations pay for the test"
+        if self.plain_cost is not None and cost >= self.plain_cost:
+            return True, f"its {cost} operations pay for the test on this ISA (from {self.plain_cost})"
+        return False, f"{cost} operations, not predicted rare: too little to pay for the test on this ISA " \
+                      "(__builtin_expect(cond, 0) on a rare branch, or --boscc all, guards it)"
 
     def copy_alone(self, a: BasicBlock, body: list[Stmt], m: Symbol) -> bool:
         """Whether a region ``auto`` does not guard still gets its all-lanes copy, as

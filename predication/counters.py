@@ -158,6 +158,7 @@ def promote_counters(lin, fn: Function, entry: Symbol | None = None) -> None:
     for c in found:
         x, loop, d, s = c.x, c.loop, c.d, c.s
         loops[id(loop)] = loop
+        loop.counters = [*getattr(loop, "counters", []), x]  # type: ignore[attr-defined]  # (for --remarks)
         outs.setdefault(id(loop), [])
         d_mask = d.mask
         s.mask, s.blend, d.mask, d.blend = None, False, None, False

@@ -41,6 +41,7 @@ from bisect import bisect_right
 
 from expand.analysis.cfg import CFG, BasicBlock, build_cfg, exprs_of_term
 from expand.analysis.shapes import divergence
+from expand.ir.diagnostics import Remark
 from expand.ir.nodes import (
     MASK,
     Assign,
@@ -86,6 +87,7 @@ class Linear:
         self.ret = ret
         self.cfg = cfg
         self.block_of = block_of
+        self.remarks: list[Remark] = []  # (--remarks: the passes after this one add theirs)
 
 
 def cond_name(e: Expr) -> str:

@@ -26,6 +26,25 @@ def error(coord: Coord | None, message: str, hint: str = "") -> ExpandError:
     return ExpandError(coord, message, hint)
 
 
+class Remark:
+    """``--remarks``: a ``file:line:col: remark: ...`` line saying what costs speed in the vector code
+    (a per-lane call, per-lane loads or stores, a loop under a mask, a blend in a loop) or where a
+    BOSCC guard was put or not, and why. ``kind`` names the kind for tests and filters."""
+
+    def __init__(self, coord: Coord | None, kind: str, message: str) -> None:
+        self.coord = coord
+        self.kind = kind
+        self.message = message
+
+    def render(self) -> str:
+        where = f"{self.coord}: " if self.coord else "expand: "
+        return f"{where}remark: {self.message} [{self.kind}]"
+
+    def key(self) -> tuple:
+        c = self.coord
+        return (c.file, c.line, c.col, self.kind, self.message) if c else ("", 0, 0, self.kind, self.message)
+
+
 
 def nesting_error(exc: RecursionError, path: str) -> ExpandError:
     """The diagnostic for code nested too deeply for a pass's recursion: placed at the innermost
