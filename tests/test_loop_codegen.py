@@ -282,6 +282,7 @@ def test_garbage_lanes_do_not_fault(tmp_path: Path, isa: str, name: str) -> None
         assert rep.edge_inputs == 0 and rep.inputs == N and "PROT_NONE" in rep.harness_c
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("isa", ALL)
 @pytest.mark.parametrize("name", ["mandelbrot", "newton_sqrt", "two_exits", "nested", "gcd"])
 def test_loop_corpus_verifies_in_every_boscc_mode(tmp_path: Path, isa: str, name: str) -> None:
