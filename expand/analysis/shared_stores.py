@@ -50,16 +50,35 @@ def _shared(sym: Symbol | None) -> bool:
 
 def _private(root: Symbol, stmts: list, shapes: Shapes) -> bool:
     """Whether every access to ``root`` is ``root[i]`` with one and the same consecutive index ``i``
-    (``p[i]`` with a linear ``i``) of variables the function never assigns: each lane then touches
-    its own element only, as in a gang."""
+    (``p[i]`` with a linear ``i``) of variables that keep one value at all those accesses (never
+    assigned, or assigned once, for every lane, outside loops, before the first access: the
+    stencil's ``int c = z * nxy + y * nx + x;``): each lane then touches its own element only, as in
+    a gang."""
     spelled: set[str] = set()
-    assigned = {t.target.sym for t, _ in _walk(stmts) if isinstance(t, Assign) and isinstance(t.target, Var)}
-    for t, _ in _walk(stmts):
+    walked = list(_walk(stmts))
+    writes: dict[Symbol, list[int]] = {}
+    for k, (t, _) in enumerate(walked):
+        if isinstance(t, Assign) and isinstance(t.target, Var):
+            writes.setdefault(t.target.sym, []).append(k)
+    first = next((k for k, (t, _) in enumerate(walked) for e in stmt_exprs(t) for n in e.walk()
+                  if isinstance(n, Var) and n.sym is root), len(walked))
+    addressed = {n.operand.sym for t, _ in walked for e in stmt_exprs(t) for n in e.walk()
+                 if isinstance(n, Unary) and n.op == "&" and isinstance(n.operand, Var)}
+
+    def fixed(v: Symbol) -> bool:
+        at = writes.get(v, [])
+        if not at:
+            return True
+        t, in_loop = walked[at[0]]
+        return len(at) == 1 and at[0] < first and not in_loop and t.mask is None and v.kind == "local" \
+            and v not in addressed
+
+    for t, _ in walked:
         for e in stmt_exprs(t):
             for n in e.walk():
                 if isinstance(n, Index) and isinstance(n.base, Var) and n.base.sym is root:
                     if shapes.shape(n.index) != "consecutive" or any(
-                            isinstance(v, Var) and v.sym in assigned for v in n.index.walk()):
+                            isinstance(v, Var) and not fixed(v.sym) for v in n.index.walk()):
                         return False
                     spelled.add(repr(n.index))
                 elif isinstance(n, Var) and n.sym is root and not any(
