@@ -14,7 +14,7 @@ from expand.analysis.shapes import Shapes
 from expand.ir import types as T
 from expand.ir.cprint import cdecl, cexpr, const_text, literal_value
 from expand.ir.diagnostics import ExpandError, error
-from expand.ir.libc import ERRNO, MATH_ERRNO, UNSET, WRITE, may_set_errno
+from expand.ir.libc import ERRNO, LIBM, MATH_ERRNO, UNSET, WRITE, errno_hidden, libm_name, may_set_errno
 from expand.ir.nodes import (
     MASK,
     Assign,
@@ -710,7 +710,7 @@ class FunctionPrinter:
                 body.append(f"{isa.storeu(k, res, target.sym.name)};")
             else:
                 body.append(f"{scalar_ctype(k)} {res}[{n}] = {{0}};")
-        callt = f"{call.func}({', '.join(arg_texts)})"
+        callt = f"{self.watched_callee(call.func)}({', '.join(arg_texts)})"
         stmt = [f"{res}[lane] = {callt};" if res else f"{callt};"]
         if copies:  # (in a block of its own: the lane's copies of the arrays around the call)
             pre, post = [], []
@@ -812,6 +812,21 @@ class FunctionPrinter:
     def errno_watched(self, func: str) -> bool:
         """The function tracks errno and a call of ``func`` may set it."""
         return ERRNO in self.tracked and may_set_errno(func)
+
+    def watched_callee(self, func: str) -> str:
+        """What a lane's call of ``func`` calls: ``func``, or where the lane's errno write is watched and GCC
+        takes ``func`` to set no errno (expand/ir/libc.py, errno_hidden), a constant volatile pointer to it,
+        which GCC cannot see through (else it folds the watch's read of errno after the call to the
+        sentinel stored before it, and the lane's EDOM is lost)."""
+        if not (self.errno_watched(func) and errno_hidden(func)):
+            return func
+        name = libm_name(func)
+        ret, params = LIBM[name]
+        ptr = f"_exp_{name}_errno"
+        self.isa.need(ptr, f"/* {name} through a pointer: GCC takes {name} to leave errno alone, which the"
+                           f" library's may not */\nstatic {scalar_ctype(ret)} (*const volatile {ptr})"
+                           f"({', '.join(scalar_ctype(p) for p in params)}) = {name};\n")
+        return ptr
 
     def top_lane(self) -> str:
         """The helper giving the highest lane whose bit is set in a lane-bits word (-1: none)."""
