@@ -39,6 +39,7 @@ from expand.ir.nodes import (
     Var,
     flatten,
     is_local_array,
+    may_fault_read,
     next_free_name,
     stmt_exprs,
     vars_read,
@@ -121,19 +122,6 @@ def _accessed_name(e: Expr) -> str:
     return e.sym.name.strip("_") if isinstance(e, Var) else "mem"
 
 
-def _reads_memory(n: Expr) -> bool:
-    """Node ``n`` reads memory that may not be there: a dereference, ``->``, or an index other than a
-    constant one into an array object (``tab[3]``, ``__logf_data.poly[1]``: no pointer on the way)."""
-    if isinstance(n, Unary) and n.op == "*" or isinstance(n, Member) and n.arrow:
-        return True
-    if not isinstance(n, Index):
-        return False
-    e: Expr = n
-    while isinstance(e, Index) and isinstance(e.index, Const) or isinstance(e, Member) and not e.arrow:
-        e = e.base
-    return not (isinstance(e, Var) and not isinstance(e.sym.type, T.Pointer))
-
-
 class FunctionPrinter:
     def __init__(self, isa, lin: Linear, shapes: Shapes, prefix: str, expandable: set[str]) -> None:
         self.isa = isa
@@ -199,7 +187,7 @@ class FunctionPrinter:
         text = cexpr(e)
         m = self.cur_mask
         if m is not None and any(isinstance(n, Binary) and n.op in ("/", "%") and n.type.is_int()
-                                 or m is not self.entry and _reads_memory(n) for n in e.walk()):
+                                 or m is not self.entry and may_fault_read(n) for n in e.walk()):
             return f"({self.isa.mask_any(m.name)} ? {text} : 0)"
         return text
 
