@@ -810,10 +810,12 @@ class FunctionPrinter:
             return func
         name = libm_name(func)
         ret, params = LIBM[name]
-        ptr = f"_exp_{name}_errno"
+        ptr, rt, pts = f"_exp_{name}_errno", scalar_ctype(ret), ", ".join(scalar_ctype(p) for p in params)
+        # (declared for a source that calls __builtin_sin, maybe without <math.h>; the parentheses keep
+        # a function-like macro of that name, <tgmath.h>'s, from expanding)
+        decl = f"extern {rt} ({name})({pts});\n" if func != name else ""
         self.isa.need(ptr, f"/* {name} through a pointer: GCC takes {name} to leave errno alone, which the"
-                           f" library's may not */\nstatic {scalar_ctype(ret)} (*const volatile {ptr})"
-                           f"({', '.join(scalar_ctype(p) for p in params)}) = {name};\n")
+                           f" library's may not */\n{decl}static {rt} (*const volatile {ptr})({pts}) = {name};\n")
         return ptr
 
     def top_lane(self) -> str:

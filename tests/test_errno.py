@@ -106,6 +106,17 @@ CASES: dict[str, tuple[str, str]] = {
                      "        r = -x;\n"
                      "    return r;\n"
                      "}\n", ""),
+    # the same spelled as GCC's builtin, without <math.h> (the output declares cosf for its pointer)
+    "hidden_errno_builtin": ("#include <errno.h>\n"
+                             "float f(float x, float y)\n"
+                             "{\n"
+                             "    float r = x;\n"
+                             "    if (x < 0.0f)\n"
+                             "        errno = ERANGE;\n"
+                             "    else if (__builtin_cosf(y) > 0.5f)\n"
+                             "        r = -x;\n"
+                             "    return r;\n"
+                             "}\n", ""),
     # other globals: the highest writing lane's value, of a varying value
     "other_globals": ("int last_class;\n"
                       "float last_big;\n"
