@@ -14,7 +14,7 @@ from expand.analysis.shapes import Shapes
 from expand.ir import types as T
 from expand.ir.cprint import cdecl, cexpr, const_text, literal_value
 from expand.ir.diagnostics import ExpandError, Remark, error
-from expand.ir.libc import ERRNO, LIBM, MATH_ERRNO, UNSET, WRITE, may_set_errno
+from expand.ir.libc import ERRNO, LIBM, MATH_ERRNO, UNSET, WRITE, errno_hidden, libm_name, may_set_errno
 from expand.ir.nodes import (
     MASK,
     Assign,
@@ -40,6 +40,7 @@ from expand.ir.nodes import (
     Var,
     flatten,
     is_local_array,
+    may_fault_read,
     next_free_name,
     stmt_exprs,
     vars_read,
@@ -122,19 +123,6 @@ def _accessed_name(e: Expr) -> str:
     return e.sym.name.strip("_") if isinstance(e, Var) else "mem"
 
 
-def _reads_memory(n: Expr) -> bool:
-    """Node ``n`` reads memory that may not be there: a dereference, ``->``, or an index other than a
-    constant one into an array object (``tab[3]``, ``__logf_data.poly[1]``: no pointer on the way)."""
-    if isinstance(n, Unary) and n.op == "*" or isinstance(n, Member) and n.arrow:
-        return True
-    if not isinstance(n, Index):
-        return False
-    e: Expr = n
-    while isinstance(e, Index) and isinstance(e.index, Const) or isinstance(e, Member) and not e.arrow:
-        e = e.base
-    return not (isinstance(e, Var) and not isinstance(e.sym.type, T.Pointer))
-
-
 class FunctionPrinter:
     def __init__(self, isa, lin: Linear, shapes: Shapes, prefix: str, expandable: set[str]) -> None:
         self.isa = isa
@@ -202,7 +190,7 @@ class FunctionPrinter:
         text = cexpr(e)
         m = self.cur_mask
         if m is not None and any(isinstance(n, Binary) and n.op in ("/", "%") and n.type.is_int()
-                                 or m is not self.entry and _reads_memory(n) for n in e.walk()):
+                                 or m is not self.entry and may_fault_read(n) for n in e.walk()):
             return f"({self.isa.mask_any(m.name)} ? {text} : 0)"
         return text
 
@@ -737,7 +725,7 @@ class FunctionPrinter:
                 body.append(f"{isa.storeu(k, res, target.sym.name)};")
             else:
                 body.append(f"{scalar_ctype(k)} {res}[{n}] = {{0}};")
-        callt = f"{call.func}({', '.join(arg_texts)})"
+        callt = f"{self.watched_callee(call.func)}({', '.join(arg_texts)})"
         stmt = [f"{res}[lane] = {callt};" if res else f"{callt};"]
         if copies:  # (in a block of its own: the lane's copies of the arrays around the call)
             pre, post = [], []
@@ -839,6 +827,23 @@ class FunctionPrinter:
     def errno_watched(self, func: str) -> bool:
         """The function tracks errno and a call of ``func`` may set it."""
         return ERRNO in self.tracked and may_set_errno(func)
+
+    def watched_callee(self, func: str) -> str:
+        """What a lane's call of ``func`` calls: ``func``, or where the lane's errno write is watched and GCC
+        takes ``func`` to set no errno (expand/ir/libc.py, errno_hidden), a constant volatile pointer to it,
+        which GCC cannot see through (else it folds the watch's read of errno after the call to the
+        sentinel stored before it, and the lane's EDOM is lost)."""
+        if not (self.errno_watched(func) and errno_hidden(func)):
+            return func
+        name = libm_name(func)
+        ret, params = LIBM[name]
+        ptr, rt, pts = f"_exp_{name}_errno", scalar_ctype(ret), ", ".join(scalar_ctype(p) for p in params)
+        # (declared for a source that calls __builtin_sin, maybe without <math.h>; the parentheses keep
+        # a function-like macro of that name, <tgmath.h>'s, from expanding)
+        decl = f"extern {rt} ({name})({pts});\n" if func != name else ""
+        self.isa.need(ptr, f"/* {name} through a pointer: GCC takes {name} to leave errno alone, which the"
+                           f" library's may not */\n{decl}static {rt} (*const volatile {ptr})({pts}) = {name};\n")
+        return ptr
 
     def top_lane(self) -> str:
         """The helper giving the highest lane whose bit is set in a lane-bits word (-1: none)."""

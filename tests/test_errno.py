@@ -94,6 +94,29 @@ CASES: dict[str, tuple[str, str]] = {
                   "{\n"
                   "    return y > 0.0f ? sqrtf(x) * y : -y;\n"
                   "}\n", ""),
+    # sinf and tan set EDOM for an infinity (glibc), though GCC takes them to set no errno and would fold
+    # the watch's read of errno after a lane's call: the calls go through a pointer GCC cannot see through
+    "hidden_errno": ("#include <errno.h>\n#include <math.h>\n"
+                     "float f(float x, float y)\n"
+                     "{\n"
+                     "    float r = x;\n"
+                     "    if (x < 0.0f)\n"
+                     "        errno = ERANGE;\n"
+                     "    else if (sinf(y) > 0.5f || tan(y) < -1.0)\n"
+                     "        r = -x;\n"
+                     "    return r;\n"
+                     "}\n", ""),
+    # the same spelled as GCC's builtin, without <math.h> (the output declares cosf for its pointer)
+    "hidden_errno_builtin": ("#include <errno.h>\n"
+                             "float f(float x, float y)\n"
+                             "{\n"
+                             "    float r = x;\n"
+                             "    if (x < 0.0f)\n"
+                             "        errno = ERANGE;\n"
+                             "    else if (__builtin_cosf(y) > 0.5f)\n"
+                             "        r = -x;\n"
+                             "    return r;\n"
+                             "}\n", ""),
     # other globals: the highest writing lane's value, of a varying value
     "other_globals": ("int last_class;\n"
                       "float last_big;\n"

@@ -53,6 +53,11 @@ CASES: dict[str, tuple[str, list[str] | None, list[str], str, dict[str, tuple[in
                        "float h(float x, struct S *s) { float r = x * s->k; return r; }\n", None, ["s"], "", {}),
     "static_function": ("static float g(float x) { if (x > 1.0f) return x * 0.5f; return x + 1.0f; }\n"
                         "float pub(float x) { return g(x); }\n", ["g"], [], "", {}),
+    # a masked assignment with no blend (y is assigned again before any read) reading a table at a constant
+    # index, which needs no mask: no mask computed and never read (fuzz 20261126-49, -Werror)
+    "dead_blend_table": ("static const unsigned T1[4] = {10u, 6u, 0xffffu, 4095u};\n"
+                         "unsigned f(unsigned x, unsigned y) { if (x > 5u) y += T1[1]; y = x; return y; }\n",
+                         None, [], "", {}),
 }
 
 COMPANIONS = {

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from expand.ir.types import INT, Array, CType
+from expand.ir.types import INT, Array, CType, Pointer
 
 
 @dataclass(frozen=True)
@@ -503,6 +503,21 @@ def stmt_reads(t: Stmt) -> set[Symbol]:
     elif isinstance(t, MaskedLoop) and t.active is not None:
         r.add(t.active)
     return r
+
+
+def may_fault_read(n: Expr) -> bool:
+    """Node ``n`` reads memory that may not be there: a dereference, ``->``, or an index other than a
+    constant one into an array object (``tab[3]``, ``__logf_data.poly[1]``: no pointer on the way). Under
+    a partial mask the printer reads such memory only for active lanes (it reads the mask); the rest is
+    read whatever the mask."""
+    if isinstance(n, Unary) and n.op == "*" or isinstance(n, Member) and n.arrow:
+        return True
+    if not isinstance(n, Index):
+        return False
+    e: Expr = n
+    while isinstance(e, Index) and isinstance(e.index, Const) or isinstance(e, Member) and not e.arrow:
+        e = e.base
+    return not (isinstance(e, Var) and not isinstance(e.sym.type, Pointer))
 
 
 def is_pure(e: Expr) -> bool:

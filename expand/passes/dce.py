@@ -9,15 +9,13 @@ from expand.ir.nodes import (
     Call,
     Expr,
     ExprStmt,
-    Index,
     MaskedLoop,
-    Member,
     Stmt,
     Symbol,
-    Unary,
     UniformIf,
     Var,
     flatten,
+    may_fault_read,
     vars_read,
 )
 
@@ -48,21 +46,24 @@ def eliminate_dead(stmts: list[Stmt], live_out: list[Expr]) -> tuple[list[Stmt],
 
 def _needs_mask(s: Stmt) -> bool:
     """Whether the printer reads the statement's mask: blends, stores, per-lane calls, and the safe
-    divisors and gather indexes of division and table reads. A uniform ``if`` keeps the enclosing mask
-    for the statements under it (they have it themselves): the printer reads it only for an integer
-    division in the condition (tests/fuzz_regressions/uniform_if_mask_unused.c)."""
+    divisors of integer division and the guarded indexes of reads that may fault. A uniform ``if`` keeps
+    the enclosing mask for the statements under it (they have it themselves): the printer reads it only
+    for such a division or read in the condition (tests/fuzz_regressions/uniform_if_mask_unused.c)."""
     if isinstance(s, UniformIf):
-        return any(isinstance(n, Binary) and n.op in ("/", "%") and n.type.is_int() for n in s.cond.walk())
+        return _guarded(s.cond)
     if not isinstance(s, Assign):
         return True
     if getattr(s, "blend", False) or not isinstance(s.target, Var) or isinstance(s.value, Call):
         return True
-    for n in s.value.walk():
-        if isinstance(n, Binary) and n.op in ("/", "%") and n.type.is_int():
-            return True
-        if isinstance(n, (Index, Member)) or (isinstance(n, Unary) and n.op == "*"):
-            return True
-    return False
+    return _guarded(s.value)
+
+
+def _guarded(e: Expr) -> bool:
+    """``e`` has an integer division or a read that may fault (not a constant index into an array
+    object, read whatever the mask: tests/fuzz_regressions/unused_mask_constant_index.c), which the
+    printer computes under the mask."""
+    return any(isinstance(n, Binary) and n.op in ("/", "%") and n.type.is_int() or may_fault_read(n)
+               for n in e.walk())
 
 
 def _sweep(stmts: list[Stmt], used: set[Symbol]) -> tuple[list[Stmt], bool]:
