@@ -227,6 +227,29 @@ class Avx2(RegIsa):
             return f"_mm_cvtsd_f64({h})" if i % 2 == 0 else f"_mm_cvtsd_f64(_mm_permute_pd({h}, 1))"
         return f"(({t})_mm256_extract_epi{self.lane_bits(k)}({r}, {i}))"
 
+    # ------------------------------------------------------------------ gathers (RegIsa.gather)
+    has_gathers = True
+
+    def _gather_op(self, k: str, ib: int, base: str, x: str, m: str | None, scale: int, half: bool) -> str:
+        sfx = self._sfx(k)
+        cast = {"epi32": "(const int *)", "epi64": "(const long long *)"}.get(sfx)
+        b = f"{cast}({base})" if cast else base
+        if m is None:
+            return f"_mm256_i{ib}gather_{sfx}({b}, {x}, {scale})"
+        w, si = ("_mm", "si128") if half else ("_mm256", "si256")
+        zero = f"{w}_setzero_{sfx if is_float(k) else si}()"
+        mv = f"{w}_cast{si}_{sfx}({m})" if is_float(k) else m
+        return f"_mm256_mask_i{ib}gather_{sfx}({zero}, {b}, {x}, {mv}, {scale})"
+
+    def _gather_index_half(self, x: str, h: int) -> str:
+        return _half("i32", x, h)
+
+    def _gather_mask_half(self, m: str, h: int) -> str:
+        return _half("i32", m, h)
+
+    def _gather_join(self, k: str, lo: str, hi: str) -> str:
+        return f"_mm256_set_m128{'' if k == 'f32' else 'i'}({hi}, {lo})"
+
     # ------------------------------------------------------------------ arithmetic
     def binop(self, op: str, k: str, a: str, b: str) -> str:
         check_binop(op, k)

@@ -229,6 +229,28 @@ class Avx512(RegIsa):
         x = f"_mm512_castsi512_si128({r})" if blk == 0 else f"_mm512_extracti32x4_epi32({r}, {blk})"
         return f"(({t})_mm_extract_epi{self.lane_bits(k)}({x}, {j}))"
 
+    # ------------------------------------------------------------------ gathers (RegIsa.gather)
+    has_gathers = True
+
+    def _gather_op(self, k: str, ib: int, base: str, x: str, m: str | None, scale: int, half: bool) -> str:
+        sfx = self._sfx(k)
+        if m is None:
+            return f"_mm512_i{ib}gather_{sfx}({x}, {base}, {scale})"
+        w, si = ("_mm256", "si256") if half else ("_mm512", "si512")
+        zero = f"{w}_setzero_{sfx if is_float(k) else si}()"
+        return f"_mm512_mask_i{ib}gather_{sfx}({zero}, {m}, {x}, {base}, {scale})"
+
+    def _gather_index_half(self, x: str, h: int) -> str:
+        return f"_mm512_castsi512_si256({x})" if h == 0 else f"_mm512_extracti64x4_epi64({x}, 1)"
+
+    def _gather_mask_half(self, m: str, h: int) -> str:
+        return f"(__mmask8)({m})" if h == 0 else f"(__mmask8)(({m}) >> 8)"
+
+    def _gather_join(self, k: str, lo: str, hi: str) -> str:
+        if k == "f32":
+            return f"_mm512_insertf32x8(_mm512_castps256_ps512({lo}), {hi}, 1)"
+        return f"_mm512_inserti32x8(_mm512_castsi256_si512({lo}), {hi}, 1)"
+
     # ------------------------------------------------------------------ arithmetic
     def _div32(self, k: str, rem: bool) -> str:
         """Helper: ``/`` (or ``%``) of one register of 32-bit lanes, through exact double division."""
