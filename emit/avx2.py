@@ -17,7 +17,9 @@ right by the sign-xor trick), comparisons (``_mm256_cmpeq/cmpgt_epi64``, unsigne
 (``testz``/``testc``, ``movemask_ps``); conversions between all integer widths, int32/uint32 <->
 f32/f64 (exact), i64/u64 -> f64 (exact, magic-number split), f32 <-> f64, bitcasts; libm sqrt,
 rounding, fmin/fmax and fma (``math``; the flags include ``-mfma``: every AVX2 CPU has FMA3, and the
-output then needs ``-ffp-contract=off``, or GCC fuses separate multiplies and adds). Per-lane scalar
+output then needs ``-ffp-contract=off``, or GCC fuses separate multiplies and adds); table reads of
+32- and 64-bit elements at varying indexes (``gather``: ``_mm256_i32gather_ps/pd/epi32/epi64``, the
+``i64`` forms for 64-bit indexes, the ``mask_`` forms under a mask). Per-lane scalar
 fallback (from ``Isa``): 64-bit integer ``/`` and ``%``, i64/u64 -> f32, float -> i64/u64.
 """
 

@@ -15,7 +15,8 @@ Native: everything, with these routes: integer ``*`` is ``_mm512_mullo_epi32``/`
 (DQ); per-lane shifts are ``_mm512_sllv/srlv/srav_epi32/64``; 32-bit-lane integer ``/`` and ``%``
 divide in double precision (exact for 32-bit operands: the rounding error of the quotient is below
 the distance to the next integer) and truncate back; every int/float conversion, including
-int64/uint64 <-> f32/f64 and f32/f64 -> uint32/uint64, has its AVX-512F/DQ instruction.
+int64/uint64 <-> f32/f64 and f32/f64 -> uint32/uint64, has its AVX-512F/DQ instruction; table reads of
+32- and 64-bit elements at varying indexes are ``_mm512_(mask_)i32gather_*``/``i64gather_*`` (``gather``).
 Per-lane scalar fallback (from ``Isa``): 64-bit integer ``/`` and ``%`` only.
 """
 

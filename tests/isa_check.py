@@ -398,6 +398,23 @@ def add_gathers(p: Prog, k: str, table: str, mask: str, rnd: random.Random) -> N
                             f"x1[i] ? {base}[x0[i] * {s}] : 0", also_ok="!x1[i]"))
 
 
+def gather_calls(isa: Isa) -> list[tuple[str, str, list[str]]]:
+    """(description, result, placeholder arguments) of ``gather`` on every element kind and index kind the
+    table gathers natively, a few strides, with and without a mask: for the one-use-per-argument checks."""
+    calls = []
+    for k in KINDS:
+        for ik, strides in GATHER_INDEXES.items():
+            if not isa.gather_native(k, ik):
+                continue
+            for s in strides:
+                for fits in (True, False):
+                    for m in (None, "ARGM"):
+                        read = TableRead("ARGP", "ARGI", ik, s, fits, lambda _lane: "0")
+                        calls.append((f"gather {k} {ik} stride {s} fits {fits} mask {m}", isa.gather(k, read, m),
+                                      ["ARGP", "ARGI"] + ([m] if m else [])))
+    return calls
+
+
 def build_prog(isa: Isa, k: str, seed: int, all_literals: bool = True) -> Prog:
     """The checks of every operation on kind ``k`` (shift literals: every count, else 0, 1, max)."""
     rnd = random.Random(seed)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from hostrun import assert_verified
-from isa_check import OPS, build_prog, compile_and_run, explain, run_isa_kind
+from isa_check import OPS, build_prog, compile_and_run, explain, gather_calls, run_isa_kind
 
 from emit import runs_here, why_not_here
 from emit.avx512 import Avx512
@@ -133,7 +133,7 @@ def placeholder_calls(isa: Isa) -> list[tuple[str, str, list[str]]]:
         add(name, getattr(isa, name), "ARGA", "ARGB")
     for name in ("mask_not", "mask_to_int", "mask_bits", "mask_any", "mask_all"):
         add(name, getattr(isa, name), "ARGA")
-    return calls
+    return calls + gather_calls(isa)
 
 
 @pytest.mark.parametrize("lanes", [16, 32])
