@@ -32,7 +32,19 @@ from pathlib import Path
 
 import pytest
 from hostrun import assert_verified
-from isa_check import CFLAGS, OPS, Check, N, Prog, compile_and_run, edges, explain, random_bits, run_isa_kind
+from isa_check import (
+    CFLAGS,
+    OPS,
+    Check,
+    N,
+    Prog,
+    compile_and_run,
+    edges,
+    explain,
+    gather_calls,
+    random_bits,
+    run_isa_kind,
+)
 
 from emit import ISAS, get_isa
 from emit.altivec import KEYWORDS, Altivec
@@ -533,6 +545,8 @@ def all_calls(isa: Isa) -> list[tuple[str, Callable[[], str], list[str]]]:
         add(name, getattr(isa, name), "ARGA")
     add("mask_const 1", isa.mask_const, True)
     add("mask_const 0", isa.mask_const, False)
+    for desc, text, ph in gather_calls(isa):  # (the kinds and index kinds the table gathers natively)
+        calls.append((desc, lambda text=text: text, ph))
     return calls
 
 
