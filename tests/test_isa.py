@@ -469,6 +469,7 @@ def regs_only(table: type[Isa]) -> type[Isa]:
         cls = type(f"{table.__name__}RegsOnly", (table,), {"name": f"{table.name}-regs-only"})
         for op in OPS:
             setattr(cls, op, getattr(Isa, op))
+        cls.gather_native = Isa.gather_native  # (its gathers are the base class's per-lane reads)
         _REGS_ONLY[table] = cls
     return _REGS_ONLY[table]
 
