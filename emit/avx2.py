@@ -17,7 +17,9 @@ right by the sign-xor trick), comparisons (``_mm256_cmpeq/cmpgt_epi64``, unsigne
 (``testz``/``testc``, ``movemask_ps``); conversions between all integer widths, int32/uint32 <->
 f32/f64 (exact), i64/u64 -> f64 (exact, magic-number split), f32 <-> f64, bitcasts; libm sqrt,
 rounding, fmin/fmax and fma (``math``; the flags include ``-mfma``: every AVX2 CPU has FMA3, and the
-output then needs ``-ffp-contract=off``, or GCC fuses separate multiplies and adds). Per-lane scalar
+output then needs ``-ffp-contract=off``, or GCC fuses separate multiplies and adds); table reads of
+32- and 64-bit elements at varying indexes (``gather``: ``_mm256_i32gather_ps/pd/epi32/epi64``, the
+``i64`` forms for 64-bit indexes, the ``mask_`` forms under a mask). Per-lane scalar
 fallback (from ``Isa``): 64-bit integer ``/`` and ``%``, i64/u64 -> f32, float -> i64/u64.
 """
 
@@ -226,6 +228,29 @@ class Avx2(RegIsa):
             h = _half(k, r, i // 2)
             return f"_mm_cvtsd_f64({h})" if i % 2 == 0 else f"_mm_cvtsd_f64(_mm_permute_pd({h}, 1))"
         return f"(({t})_mm256_extract_epi{self.lane_bits(k)}({r}, {i}))"
+
+    # ------------------------------------------------------------------ gathers (RegIsa.gather)
+    has_gathers = True
+
+    def _gather_op(self, k: str, ib: int, base: str, x: str, m: str | None, scale: int, half: bool) -> str:
+        sfx = self._sfx(k)
+        cast = {"epi32": "(const int *)", "epi64": "(const long long *)"}.get(sfx)
+        b = f"{cast}({base})" if cast else base
+        if m is None:
+            return f"_mm256_i{ib}gather_{sfx}({b}, {x}, {scale})"
+        w, si = ("_mm", "si128") if half else ("_mm256", "si256")
+        zero = f"{w}_setzero_{sfx if is_float(k) else si}()"
+        mv = f"{w}_cast{si}_{sfx}({m})" if is_float(k) else m
+        return f"_mm256_mask_i{ib}gather_{sfx}({zero}, {b}, {x}, {mv}, {scale})"
+
+    def _gather_index_half(self, x: str, h: int) -> str:
+        return _half("i32", x, h)
+
+    def _gather_mask_half(self, m: str, h: int) -> str:
+        return _half("i32", m, h)
+
+    def _gather_join(self, k: str, lo: str, hi: str) -> str:
+        return f"_mm256_set_m128{'' if k == 'f32' else 'i'}({hi}, {lo})"
 
     # ------------------------------------------------------------------ arithmetic
     def binop(self, op: str, k: str, a: str, b: str) -> str:

@@ -15,7 +15,8 @@ Native: everything, with these routes: integer ``*`` is ``_mm512_mullo_epi32``/`
 (DQ); per-lane shifts are ``_mm512_sllv/srlv/srav_epi32/64``; 32-bit-lane integer ``/`` and ``%``
 divide in double precision (exact for 32-bit operands: the rounding error of the quotient is below
 the distance to the next integer) and truncate back; every int/float conversion, including
-int64/uint64 <-> f32/f64 and f32/f64 -> uint32/uint64, has its AVX-512F/DQ instruction.
+int64/uint64 <-> f32/f64 and f32/f64 -> uint32/uint64, has its AVX-512F/DQ instruction; table reads of
+32- and 64-bit elements at varying indexes are ``_mm512_(mask_)i32gather_*``/``i64gather_*`` (``gather``).
 Per-lane scalar fallback (from ``Isa``): 64-bit integer ``/`` and ``%`` only.
 """
 
@@ -228,6 +229,28 @@ class Avx512(RegIsa):
             return f"_mm_cvtsd_f64({x})" if j == 0 else f"_mm_cvtsd_f64(_mm_permute_pd({x}, 1))"
         x = f"_mm512_castsi512_si128({r})" if blk == 0 else f"_mm512_extracti32x4_epi32({r}, {blk})"
         return f"(({t})_mm_extract_epi{self.lane_bits(k)}({x}, {j}))"
+
+    # ------------------------------------------------------------------ gathers (RegIsa.gather)
+    has_gathers = True
+
+    def _gather_op(self, k: str, ib: int, base: str, x: str, m: str | None, scale: int, half: bool) -> str:
+        sfx = self._sfx(k)
+        if m is None:
+            return f"_mm512_i{ib}gather_{sfx}({x}, {base}, {scale})"
+        w, si = ("_mm256", "si256") if half else ("_mm512", "si512")
+        zero = f"{w}_setzero_{sfx if is_float(k) else si}()"
+        return f"_mm512_mask_i{ib}gather_{sfx}({zero}, {m}, {x}, {base}, {scale})"
+
+    def _gather_index_half(self, x: str, h: int) -> str:
+        return f"_mm512_castsi512_si256({x})" if h == 0 else f"_mm512_extracti64x4_epi64({x}, 1)"
+
+    def _gather_mask_half(self, m: str, h: int) -> str:
+        return f"(__mmask8)({m})" if h == 0 else f"(__mmask8)(({m}) >> 8)"
+
+    def _gather_join(self, k: str, lo: str, hi: str) -> str:
+        if k == "f32":
+            return f"_mm512_insertf32x8(_mm512_castps256_ps512({lo}), {hi}, 1)"
+        return f"_mm512_inserti32x8(_mm512_castsi256_si512({lo}), {hi}, 1)"
 
     # ------------------------------------------------------------------ arithmetic
     def _div32(self, k: str, rem: bool) -> str:

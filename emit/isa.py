@@ -134,6 +134,28 @@ def check_math(op: str, k: str, args: Sequence[str]) -> None:
 LIBM_NOTE = ("/* From expand's vector libm: build it with `python -m mathlib.libm --out DIR` and link\n"
              "   DIR/lib/<arch>/libexpandm.a (--vector-math none keeps plain per-lane libm calls). */\n")
 
+
+@dataclass(frozen=True)
+class TableRead:
+    """One element per lane read from a table in memory at a varying index (``Isa.gather``).
+
+    Lane l reads ``base[index[l] * stride]``: ``base`` is a scalar C pointer expression to the element
+    that index 0 names (``tab``, ``&__logf_data.tab[0].invc``), ``stride`` the elements of that type
+    from one index value to the next (a struct's size over its field's, a row's length). ``index`` is
+    a gang of integer kind ``ik`` (C text, for the table to use once), or None when the read has no
+    single index (only ``lane`` then). ``fits32``: ``index * stride`` is exact as a signed 32-bit
+    value in every active lane (the printer proves it from the table's size or the index's bounds), so
+    32-bit hardware indexes may hold it. ``lane(l)`` is lane l's read as scalar C, written the way the
+    source writes it and safe in every lane (inactive lanes read the element of index 0): the
+    per-lane fallback."""
+
+    base: str
+    index: str | None
+    ik: str
+    stride: int
+    fits32: bool
+    lane: Callable[[int], str]
+
 class Isa:
     """A portable vector ISA: every gang is a struct of ``lanes`` scalars and every operation runs
     lane by lane in scalar C.
@@ -419,6 +441,22 @@ class Isa:
         name = self._lanes_fn(f"_exp_extract_{k}_lanes", ("s", scalar_ctype(k)), [("v", k), ("s", "int")],
                               None, pre="    r = x0[x1];\n")
         return f"{name}({v}, {lane})"
+
+    # ------------------------------------------------------------------ table reads
+    def gather_native(self, k: str, ik: str) -> bool:
+        """True when ``gather`` reads gangs of kind ``k`` at indexes of kind ``ik`` with the ISA's gather
+        instructions (it then uses ``read.base`` and ``read.index``, which the caller must give); False
+        (here): it builds the gang lane by lane from ``read.lane``."""
+        return False
+
+    def gather(self, k: str, read: TableRead, mask: str | None = None) -> str:
+        """The gang of kind ``k`` whose lane l is the element ``read`` names for lane l, bit for bit (a
+        gather moves bits: NaN payloads and signalling NaNs stay). ``mask``: the lanes that read (None:
+        all); the other lanes' results are unspecified and a native gather touches no memory for them.
+
+        Fallback: ``build`` of the lanes' scalar reads ``read.lane(l)`` (which read index 0 in inactive
+        lanes), as many scalar loads as lanes."""
+        return self.build(k, [read.lane(lane) for lane in range(self.lanes)])
 
     # ------------------------------------------------------------------ arithmetic
     def binop(self, op: str, k: str, a: str, b: str) -> str:
@@ -761,3 +799,83 @@ class RegIsa(Isa):
             gangs.insert(0, self.mask_arg(ret_k, mask))
         return self._lift(f"_exp_call_{fn}", self.vtype(ret_k), self.nregs(ret_k), gangs,
                           lambda _j, *regs: f"{fn}({', '.join(regs)})")
+
+    # ------------------------------------------------------------------ gather instructions
+    #: The ISA has gather instructions (AVX2, AVX-512): the subclass gives ``_gather_op``,
+    #: ``_gather_index_half``, ``_gather_mask_half`` and ``_gather_join``.
+    has_gathers: bool = False
+
+    def gather_native(self, k: str, ik: str) -> bool:
+        """Gathers of 32- and 64-bit elements at any integer index (no byte or halfword gathers)."""
+        return self.has_gathers and not self.is_narrow(k)
+
+    def gather(self, k: str, read: TableRead, mask: str | None = None) -> str:
+        """With gather instructions: one per register of the result, reading address ``base + index *
+        scale`` with the largest scale (1, 2, 4 or 8) that divides the stride in bytes; the index is
+        multiplied by the rest first. A 32-bit index that might not hold ``index * stride`` as a signed
+        32-bit value (``read.fits32`` false) is widened to 64 bits first: then every value is exact, as
+        C's pointer arithmetic is. Under a mask the masked form: inactive lanes touch no memory."""
+        if read.index is None or not self.gather_native(k, read.ik):
+            return super().gather(k, read, mask)
+        nbytes = read.stride * kind_bits(k) // 8
+        scale = next(s for s in (8, 4, 2, 1) if nbytes % s == 0)
+        mult = nbytes // scale
+        ik, idx = read.ik, read.index
+        if kind_bits(ik) < 64 and not read.fits32:
+            wide = "i64" if is_signed(ik) else "u64"
+            idx, ik = self.convert(ik, wide, idx), wide
+        ck = "i64" if kind_bits(ik) == 64 else "i32"  # (the narrow kinds live in 32-bit lanes)
+        if mult > 1:
+            idx = (self.shift("<<", ck, idx, str(mult.bit_length() - 1), True) if mult & (mult - 1) == 0
+                   else self.binop("*", ck, idx, self.splat(ck, str(mult))))
+        ib, eb, nk, ni = kind_bits(ck), self.lane_bits(k), self.nregs(k), self.nregs(ck)
+
+        def regs(b: str, x: str, m: str | None) -> list[str]:
+            def xr(j: int) -> str:
+                return x if ni == 1 else f"{x}.v[{j}]"
+
+            out = []
+            for j in range(nk):
+                mj = None if m is None else self._mask_part(m, k, j)
+                if ib == eb:  # as many lanes per index register as per element register
+                    out.append(self._gather_op(k, ib, b, xr(j), mj, scale, False))
+                elif ib == 32:  # 64-bit elements at 32-bit indexes: half an index register each
+                    out.append(self._gather_op(k, 32, b, self._gather_index_half(xr(j // 2), j % 2), mj, scale,
+                                               False))
+                else:  # 32-bit elements at 64-bit indexes: two half-width gathers joined
+                    out.append(self._gather_join(k, *(
+                        self._gather_op(k, 64, b, xr(2 * j + h), None if mj is None else self._gather_mask_half(mj, h),
+                                        scale, True) for h in (0, 1))))
+            return out
+
+        if nk == 1 and ni == 1 and ib == eb:  # one instruction: on the arguments themselves
+            return regs(read.base, idx, mask)[0]
+        vt = self.vtype(k)
+        name = f"_exp_gather_{k}_{ck}_x{scale}{'_masked' if mask is not None else ''}"
+        params = ["const void *b", f"{self.vtype(ck)} x"] + ([f"{self.mask_type()} m"] if mask is not None else [])
+        rs = regs("b", "x", None if mask is None else "m")
+        if nk == 1:
+            self._ret_func(name, vt, params, rs[0])
+        else:
+            self._func(name, vt, params, f"    {vt} r;\n" + "".join(f"    r.v[{j}] = {e};\n" for j, e in enumerate(rs))
+                       + "    return r;\n")
+        return f"{name}({', '.join([read.base, idx] + ([mask] if mask is not None else []))})"
+
+    def _gather_op(self, k: str, ib: int, base: str, x: str, m: str | None, scale: int, half: bool) -> str:
+        """One gather instruction: elements of kind ``k`` at ``base`` + index register ``x`` (of
+        ``ib``-bit lanes) * ``scale``; under the register mask ``m`` (as ``_mask_part`` gives it; for a
+        ``half`` gather as ``_gather_mask_half`` gives it) the masked form with 0 in inactive lanes.
+        ``half``: 32-bit elements at 64-bit indexes, half a register of results."""
+        raise NotImplementedError
+
+    def _gather_index_half(self, x: str, h: int) -> str:
+        """Half ``h`` of the 32-bit index register ``x`` (the indexes of one register of 64-bit elements)."""
+        raise NotImplementedError
+
+    def _gather_mask_half(self, m: str, h: int) -> str:
+        """Half ``h`` of register mask ``m`` of 32-bit lanes, as a half-width gather takes it."""
+        raise NotImplementedError
+
+    def _gather_join(self, k: str, lo: str, hi: str) -> str:
+        """One register of 32-bit kind ``k`` from the half-width gathers ``lo`` and ``hi``."""
+        raise NotImplementedError

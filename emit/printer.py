@@ -7,7 +7,9 @@ comment with the scalar source line it came from.
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from expand.analysis.shapes import Shapes
@@ -39,6 +41,7 @@ from expand.ir.nodes import (
     UniformIf,
     Var,
     flatten,
+    int_const,
     is_local_array,
     may_fault_read,
     next_free_name,
@@ -47,7 +50,7 @@ from expand.ir.nodes import (
 )
 from predication.ifconvert import Linear
 
-from .isa import lane_kind, scalar_ctype
+from .isa import TableRead, lane_kind, scalar_ctype
 
 CMP = ("==", "!=", "<", "<=", ">", ">=")
 
@@ -121,6 +124,47 @@ def _accessed_name(e: Expr) -> str:
             return e.name
         e = e.base
     return e.sym.name.strip("_") if isinstance(e, Var) else "mem"
+
+
+def whole_array(e: Expr) -> bool:
+    """``e`` is an array object of known length: a variable or a member of one (``perm``,
+    ``__logf_data.tab``), so an index of an element read from it lies in [0, length)."""
+    if not isinstance(e.type, T.Array) or not e.type.length:
+        return False
+    while isinstance(e, Member) and not e.arrow:
+        e = e.base
+    return isinstance(e, Var)
+
+
+def index_bound(e: Expr) -> int | None:
+    """The largest value of integer expression ``e`` when it is known never to be negative (a mask
+    ``& 255``, a remainder ``% N``, a shifted unsigned value, a narrow unsigned type), else None."""
+    t = e.type
+    if not isinstance(t, T.Int):
+        return None
+    if isinstance(e, Const):
+        return e.value if isinstance(e.value, int) and e.value >= 0 else None
+    if not t.signed and t.bits < 32:
+        return t.max
+    if isinstance(e, Cast) and isinstance(e.operand.type, T.Int):
+        b = index_bound(e.operand)
+        return b if b is not None and b <= t.max else None
+    if not isinstance(e, Binary):
+        return None
+    lb, rb = index_bound(e.left), index_bound(e.right)
+    if e.op == "&":
+        known = [b for b in (lb, rb) if b is not None]
+        return min(known) if known else None
+    if e.op == "%" and rb is not None and rb > 0 and (lb is not None or not t.signed):
+        return rb - 1 if lb is None else min(lb, rb - 1)
+    if e.op == ">>" and isinstance(e.right, Const) and isinstance(e.right.value, int):
+        if lb is not None:
+            return lb >> e.right.value
+        return None if t.signed else t.max >> e.right.value
+    if e.op in ("+", "*") and lb is not None and rb is not None:
+        v = lb + rb if e.op == "+" else lb * rb
+        return v if v <= t.max else None
+    return None
 
 
 class FunctionPrinter:
@@ -294,8 +338,9 @@ class FunctionPrinter:
         return name
 
     def gather(self, e: Expr, k: str) -> str:
-        """A read with a varying index: one vector load when the index is consecutive, else one
-        scalar load per lane; inactive lanes never touch memory."""
+        """A read with a varying index: one vector load when the index is consecutive, else a gather
+        through the table (``Isa.gather``: gather instructions where the ISA has them, else one scalar
+        load per lane); inactive lanes never touch memory (the per-lane reads read index 0 there)."""
         if isinstance(e, Index) and not self.sh.varying(e.base) and self.sh.shape(e.index) == "consecutive":
             base, i0 = cexpr(e.base), self.scalar(e.index)
             whole = self.isa.loadu(k, f"&{base}[{i0}]")
@@ -309,9 +354,7 @@ class FunctionPrinter:
             full = (1 << self.isa.lanes) - 1
             lanes = [f"({on} >> {lane} & 1) ? {base}[{idx} + {lane}] : 0" for lane in range(self.isa.lanes)]
             return f"({on} == {full:#x}u ? {self.isa.loadu(k, f'&{base}[{idx}]')} : {self.isa.build(k, lanes)})"
-        binds: dict[int, tuple[str, str]] = {}
-        self.remark("per-lane-load", f"read of '{_accessed_name(e)}' at an index that differs per lane: "
-                                     f"{self.isa.lanes} scalar loads and inserts")
+        binds: dict[int, tuple[str, str, bool]] = {}
 
         def lane_text(n: Expr, lane: int) -> str:
             if not self.sh.varying(n):
@@ -334,14 +377,98 @@ class FunctionPrinter:
                         v = self.isa.select(ik, self.cur_mask.name, v, self.isa.splat(ik, "0"))
                     name = self.fresh(f"{_accessed_name(n.base)}_idx")
                     self.lines.append(f"{self.indent}{self.isa.vtype(ik)} {name} = {v};")
-                    binds[key] = (name, ik)
-                name, ik = binds[key]
-                return f"{base}[{self.isa.extract(ik, name, lane)}]"
+                    # An index that is never negative (in the bounds of a whole array, or bounded) is read
+                    # as unsigned: a 32-bit lane then needs no sign extension to address memory.
+                    nonneg = ik in ("i8", "i16", "i32") and (index_bound(idx) is not None or whole_array(n.base))
+                    binds[key] = (name, ik, nonneg)
+                name, ik, nonneg = binds[key]
+                if not nonneg:
+                    return f"{base}[{self.isa.extract(ik, name, lane)}]"
+                if self.isa.vtype("u32") == self.isa.vtype(ik):
+                    return f"{base}[{self.isa.extract('u32', name, lane)}]"
+                return f"{base}[(uint32_t){self.isa.extract(ik, name, lane)}]"
             if isinstance(n, Member):
                 return f"{lane_text(n.base, lane)}{'->' if n.arrow else '.'}{n.name}"
             raise error(None, "this varying memory access is not supported yet")
 
-        return self.isa.build(k, [lane_text(e, lane) for lane in range(self.isa.lanes)])
+        read = self.table_read(e, k, lambda lane: lane_text(e, lane))
+        if read.index is None:
+            self.remark("per-lane-load", f"read of '{_accessed_name(e)}' at an index that differs per lane: "
+                                         f"{self.isa.lanes} scalar loads and inserts")
+        else:
+            self.remark("gather", f"read of '{_accessed_name(e)}' at an index that differs per lane: a gather "
+                                  f"instruction{' under the mask' if self.cur_mask is not None else ''}")
+        return self.isa.gather(k, read, None if self.cur_mask is None else self.cur_mask.name)
+
+    def table_read(self, e: Expr, k: str, lane: Callable[[int], str]) -> TableRead:
+        """The read ``e`` as ``Isa.gather`` takes it. When its address is a uniform table's plus a sum of
+        varying index * stride (``tab[i]``, a struct field ``T[i].invc``, a row ``t[i][j]``, ``G[i].f[j]``)
+        and the table gathers such elements natively: the address of the element at index 0, one index
+        (several combine into one, in units of their strides' gcd) and the stride; ``fits32`` when
+        index * stride is exact in 32 bits: the table's size is below 2^31 bytes (an index of an active
+        lane is in bounds, as the scalar code's is), or the index's bounds show it. Else only ``lane``."""
+        isa = self.isa
+        lanes_only = TableRead("", None, "i32", 1, False, lane)
+        terms: list[Index] = []  # the varying subscripts, from e down to the table
+        node = e
+        while self.sh.varying(node):
+            if isinstance(node, Member) and not node.arrow:
+                node = node.base
+            elif isinstance(node, Index):
+                if self.sh.varying(node.index):
+                    terms.append(node)
+                node = node.base
+            else:
+                return lanes_only
+        if not terms or any(isinstance(t, T.Record) and t.layout_problem
+                            for n in e.walk() if isinstance(n, (Index, Member)) for t in (n.type, n.base.type)):
+            return lanes_only
+        try:
+            esz = e.type.size()
+            sizes = [n.type.size() for n in terms]
+        except TypeError:
+            return lanes_only
+        if esz == 0 or any(sz == 0 or sz % esz for sz in sizes):
+            return lanes_only
+        strides = [sz // esz for sz in sizes]
+        table = node.type
+        in_object = isinstance(table, T.Array) and bool(table.length) and table.size() < 2**31
+        if len(terms) == 1:
+            idx, stride = terms[0].index, strides[0]
+            ik = self.k(idx.type)
+            if not isa.gather_native(k, ik):
+                return lanes_only
+            bound = index_bound(idx)
+            fits = in_object or (bound is not None and bound * stride < 2**31) or \
+                (stride == 1 and ik in ("i32", "i16", "i8", "u16", "u8"))
+            index = self.vec(idx)
+        else:  # one index: sum of index * (stride / gcd), exact in 32 bits inside a table below 2^31 bytes
+            if not in_object or not isa.gather_native(k, "i32"):
+                return lanes_only
+            ik, stride, fits, index = "i32", math.gcd(*strides), True, ""
+            for n, st in zip(terms, strides):
+                nk = self.k(n.index.type)
+                v = self.vec(n.index)
+                v = v if nk == "i32" else isa.convert(nk, "i32", v)
+                m = st // stride
+                if m > 1:
+                    v = isa.shift("<<", "i32", v, str(m.bit_length() - 1), True) if m & (m - 1) == 0 \
+                        else isa.binop("*", "i32", v, isa.splat("i32", str(m)))
+                index = isa.binop("+", "i32", index, v) if index else v
+        if len(terms) == 1 and terms[0] is e:  # tab[i]: the table (or pointer) itself
+            base = cexpr(e.base)
+        else:
+            at_zero = {id(n) for n in terms}
+
+            def zeroed(n: Expr) -> Expr:
+                if isinstance(n, Member) and self.sh.varying(n):
+                    return Member(n.type, zeroed(n.base), n.name, n.arrow)
+                if isinstance(n, Index) and self.sh.varying(n):
+                    return Index(n.type, zeroed(n.base), int_const(0) if id(n) in at_zero else n.index)
+                return n
+
+            base = "&" + cexpr(zeroed(e))
+        return TableRead(base, index, ik, stride, fits, lane)
 
     def mask(self, e: Expr) -> str:
         isa = self.isa

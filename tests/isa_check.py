@@ -22,12 +22,12 @@ from pathlib import Path
 import pytest
 
 from emit import why_not_here
-from emit.isa import BINOPS, CMPOPS, KINDS, Isa, is_float, is_signed, kind_bits, scalar_ctype
+from emit.isa import BINOPS, CMPOPS, KINDS, Isa, TableRead, is_float, is_signed, kind_bits, scalar_ctype
 
 CFLAGS = ["-O2", "-Wall", "-Werror", "-ffp-contract=off"]
 N = 1024  # test values per array (a multiple of every lane count)
 
-OPS = ("splat", "build", "extract", "binop", "shift", "unop", "cmp", "select", "mask_const", "mask_and",
+OPS = ("splat", "build", "extract", "gather", "binop", "shift", "unop", "cmp", "select", "mask_const", "mask_and",
        "mask_or", "mask_xor", "mask_andnot", "mask_not", "mask_to_int", "mask_bits", "mask_any", "mask_all",
        "int_to_mask", "convert", "bitcast")
 
@@ -363,6 +363,55 @@ def ref_shift(op: str, k: str, x: str, n: str) -> str:
     return f"({t})({x} >> {n})"
 
 
+#: index kinds and strides (in elements) of the gather checks
+GATHER_INDEXES = {"i32": (1, 2, 3, 5), "u32": (1, 3), "i64": (1, 3), "u64": (1, 2, 3), "u8": (1, 3), "i16": (1, 4)}
+
+
+def add_gathers(p: Prog, k: str, table: str, mask: str, rnd: random.Random) -> None:
+    """``gather`` of kind ``k`` from ``table`` at every index kind and a few strides, unmasked and under a
+    mask (inactive lanes then hold wild indexes that would fault: neither the native gathers nor the
+    per-lane fallback may touch them), a 32-bit index also as one not known to fit 32 bits. Signed
+    indexes run from negative to positive around the middle of the table."""
+    isa = p.isa
+    masks = [0 if m == 0 else 1 for m in p.arrays[mask][1]]
+    for ik, strides in GATHER_INDEXES.items():
+        for s in strides:
+            lo, hi = irange(ik)
+            mid = N // 2 if is_signed(ik) else 0
+            lo, hi = max(lo, -mid // s), min(hi, (N - 1 - mid) // s)
+            vals = [rnd.choice([lo, hi, 0, rnd.randint(lo, hi)]) for _ in range(N)]
+            base = f"({table} + {mid})" if mid else table
+            idx = p.arr(f"I_{ik}_{s}", ik, [to_bits(ik, v) for v in vals])
+            wild = (1 << (kind_bits(ik) - 1)) - 7 if kind_bits(ik) >= 32 else hi
+            idx_m = p.arr(f"IM_{ik}_{s}", ik, [to_bits(ik, v if on else wild) for v, on in zip(vals, masks)])
+            for fits in (True, False) if kind_bits(ik) == 32 else (True,):
+                tag = f"gather {ik} stride {s}{'' if fits else ' wide'}"
+                read = TableRead(base, "a0", ik, s, fits, lambda lane, s=s, base=base: f"{base}[x0[{lane}] * {s}]")
+                p.add(Check(tag, [(ik, idx)], k, isa.gather(k, read), f"{base}[x0[i] * {s}]"))
+                read = TableRead(base, "a0", ik, s, fits,
+                                 lambda lane, s=s, base=base: f"(x1[{lane}] ? {base}[x0[{lane}] * {s}] : 0)")
+                p.add(Check(f"{tag} masked", [(ik, idx_m), ("i32", mask)], k,
+                            isa.gather(k, read, isa.int_to_mask("i32", "a1")),
+                            f"x1[i] ? {base}[x0[i] * {s}] : 0", also_ok="!x1[i]"))
+
+
+def gather_calls(isa: Isa) -> list[tuple[str, str, list[str]]]:
+    """(description, result, placeholder arguments) of ``gather`` on every element kind and index kind the
+    table gathers natively, a few strides, with and without a mask: for the one-use-per-argument checks."""
+    calls = []
+    for k in KINDS:
+        for ik, strides in GATHER_INDEXES.items():
+            if not isa.gather_native(k, ik):
+                continue
+            for s in strides:
+                for fits in (True, False):
+                    for m in (None, "ARGM"):
+                        read = TableRead("ARGP", "ARGI", ik, s, fits, lambda _lane: "0")
+                        calls.append((f"gather {k} {ik} stride {s} fits {fits} mask {m}", isa.gather(k, read, m),
+                                      ["ARGP", "ARGI"] + ([m] if m else [])))
+    return calls
+
+
 def build_prog(isa: Isa, k: str, seed: int, all_literals: bool = True) -> Prog:
     """The checks of every operation on kind ``k`` (shift literals: every count, else 0, 1, max)."""
     rnd = random.Random(seed)
@@ -389,6 +438,7 @@ def build_prog(isa: Isa, k: str, seed: int, all_literals: bool = True) -> Prog:
     add(Check("build", [(k, A)], k, isa.build(k, [f"x0[{(i * 3 + 1) % lanes}]" for i in range(lanes)]),
               f"x0[(i * 3 + 1) % {lanes}]"))
     add(Check("extract", [(k, A)], k, "", "x0[i]", lanes_expr=[isa.extract(k, "a0", i) for i in range(lanes)]))
+    add_gathers(p, k, A, M, rnd)
 
     # arithmetic
     for op in BINOPS:

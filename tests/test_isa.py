@@ -32,7 +32,19 @@ from pathlib import Path
 
 import pytest
 from hostrun import assert_verified
-from isa_check import CFLAGS, OPS, Check, N, Prog, compile_and_run, edges, explain, random_bits, run_isa_kind
+from isa_check import (
+    CFLAGS,
+    OPS,
+    Check,
+    N,
+    Prog,
+    compile_and_run,
+    edges,
+    explain,
+    gather_calls,
+    random_bits,
+    run_isa_kind,
+)
 
 from emit import ISAS, get_isa
 from emit.altivec import KEYWORDS, Altivec
@@ -457,6 +469,7 @@ def regs_only(table: type[Isa]) -> type[Isa]:
         cls = type(f"{table.__name__}RegsOnly", (table,), {"name": f"{table.name}-regs-only"})
         for op in OPS:
             setattr(cls, op, getattr(Isa, op))
+        cls.gather_native = Isa.gather_native  # (its gathers are the base class's per-lane reads)
         _REGS_ONLY[table] = cls
     return _REGS_ONLY[table]
 
@@ -533,6 +546,8 @@ def all_calls(isa: Isa) -> list[tuple[str, Callable[[], str], list[str]]]:
         add(name, getattr(isa, name), "ARGA")
     add("mask_const 1", isa.mask_const, True)
     add("mask_const 0", isa.mask_const, False)
+    for desc, text, ph in gather_calls(isa):  # (the kinds and index kinds the table gathers natively)
+        calls.append((desc, lambda text=text: text, ph))
     return calls
 
 
