@@ -43,6 +43,7 @@ from expand.ir.nodes import (
     flatten,
     int_const,
     is_local_array,
+    map_expr,
     may_fault_read,
     next_free_name,
     stmt_exprs,
@@ -124,6 +125,24 @@ def _accessed_name(e: Expr) -> str:
             return e.name
         e = e.base
     return e.sym.name.strip("_") if isinstance(e, Var) else "mem"
+
+
+#: Stands for "some lane is on" in ``_divisor_tested``'s expressions (printed as the mask test).
+_ANY_ON = Symbol("any_on", T.INT, "local")
+
+
+def _divisor_tested(n: Expr) -> Expr:
+    """An integer division whose divisor reads no variable but constant globals, with ``any_on ?
+    divisor : 1`` as its divisor: GCC folds such a divisor (``(uint8_t)0.1f``, a ``static const int``
+    that is 0) and warns about a division by zero (-Wdiv-by-zero) even where the division runs only
+    when some lane is on, which no lane is when the scalar code's test excluded the zero
+    (tests/fuzz_regressions/uniform_division_constant_zero.c)."""
+    if isinstance(n, Binary) and n.op in ("/", "%") and n.type.is_int() \
+            and all(v.kind == "global" and v.const for v in vars_read(n.right)) \
+            and not (isinstance(n.right, Const) and n.right.value != 0):
+        r = n.right
+        return Binary(n.type, n.op, n.left, Cond(r.type, Var(T.INT, _ANY_ON), r, Const(r.type, 1, "1")))
+    return n
 
 
 def whole_array(e: Expr) -> bool:
@@ -231,11 +250,14 @@ class FunctionPrinter:
         memory read (a table at a uniform index that may be out of bounds when no lane reads it: a
         scalar loop counter past its end) runs only if some lane is on (if one is, the scalar code did
         the same); under the entry mask of a masked variant (some lane is on) reads need no test."""
-        text = cexpr(e)
         m = self.cur_mask
-        if m is not None and any(isinstance(n, Binary) and n.op in ("/", "%") and n.type.is_int()
-                                 or m is not self.entry and may_fault_read(n) for n in e.walk()):
-            return f"({self.isa.mask_any(m.name)} ? {text} : 0)"
+        if m is None:
+            return cexpr(e)
+        any_on = self.isa.mask_any(m.name)
+        text = cexpr(map_expr(e, _divisor_tested), lambda s: any_on if s is _ANY_ON else s.name)
+        if any(isinstance(n, Binary) and n.op in ("/", "%") and n.type.is_int()
+               or m is not self.entry and may_fault_read(n) for n in e.walk()):
+            return f"({any_on} ? {text} : 0)"
         return text
 
     def splat_const(self, c: Const, k: str) -> str:

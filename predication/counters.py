@@ -29,7 +29,9 @@ What the output does:
   ``<x>_out``) holds each lane's ``x`` outside L: at each place lanes leave L (``ExitPoint``, from the
   converter) ``if (any(leaving)) x_out = select(leaving, x, x_out)`` (the write runs once per lane,
   not once per iteration); right after D, ``x_out = x`` under D's mask when lanes may run D without
-  entering L (L's mask is not D's); every read of ``x`` outside L reads ``x_out``. Without such a read
+  entering L (L's mask is not D's) or when a statement between D and L reads ``x``; every read of ``x``
+  outside L reads ``x_out``, a vector (also for the tests of the loops beside L: L's counters are
+  scalars only inside L). Without such a read
   there is no live-out at all (newton_sqrt's ``i``).
 * L's first test, ``if (!(u && v)) break;`` at the top of its body with ``u`` uniform once the counters
   are scalars (mandelbrot's ``n < 1000``), becomes a scalar test that ends the loop for every lane still
@@ -102,7 +104,18 @@ def _uniform(e: Expr, shapes, scalars: set[Symbol]) -> bool:
                               for n in e.walk() if isinstance(n, Var))
 
 
-def _worth_it(c: _Counter, shapes, scalars: set[Symbol]) -> bool:
+def _scalars_at(counters: list[_Counter]) -> dict[int, set[Symbol]]:
+    """For each statement (by id) of the counters' loops, the counters it reads as scalars: those of
+    the loops around it. Elsewhere (before a counter's loop, after it, in a loop beside it) a read of
+    the counter reads its per-lane live-out, a vector."""
+    at: dict[int, set[Symbol]] = {}
+    for c in counters:
+        for t in flatten(c.loop.body):
+            at.setdefault(id(t), set()).add(c.x)
+    return at
+
+
+def _worth_it(c: _Counter, shapes, scalars_at: dict[int, set[Symbol]]) -> bool:
     """Some read of ``x`` in the loop (not its own update) becomes scalar work: a comparison with a
     uniform value (a scalar test instead of a vector compare), or the index of a table read (one
     load instead of one per lane). A counter met only by varying values would be broadcast at each
@@ -110,6 +123,7 @@ def _worth_it(c: _Counter, shapes, scalars: set[Symbol]) -> bool:
     for t in flatten(c.loop.body):
         if t is c.s:
             continue
+        scalars = scalars_at.get(id(t), set())
         for e in stmt_exprs(t):
             for n in e.walk():
                 if isinstance(n, Binary) and n.op in CMP and c.x in vars_read(n) and _uniform(n, shapes, scalars):
@@ -145,9 +159,9 @@ def promote_counters(lin, fn: Function, entry: Symbol | None = None) -> None:
     except ExpandError:
         return  # (the shapes after dead code elimination decide; then no promotion)
     found = [c for c in found if _uniform(c.u, shapes, set()) and _uniform(c.d.value, shapes, set())]
-    scalars = {c.x for c in found}
-    found = [c for c in found if _worth_it(c, shapes, scalars)]
-    scalars = {c.x for c in found}
+    scalars_at = _scalars_at(found)
+    found = [c for c in found if _worth_it(c, shapes, scalars_at)]
+    scalars_at = _scalars_at(found)
     names = NameMaker(fn)
     ret = lin.ret
     final_reads = vars_read(ret.value) if ret.value is not None else set()
@@ -167,6 +181,7 @@ def promote_counters(lin, fn: Function, entry: Symbol | None = None) -> None:
         if not outside and x not in final_reads:
             continue
         out = Symbol(names.fresh(f"{x.name}_out"), x.type, "local", x.coord)
+        shapes.syms[out] = "varying"  # (each lane's value: the loop tests below must not take it as uniform)
         fn.locals.append(out)
 
         def rename(n: Expr, x: Symbol = x, out: Symbol = out) -> Expr:
@@ -177,11 +192,16 @@ def promote_counters(lin, fn: Function, entry: Symbol | None = None) -> None:
         if ret.value is not None:
             ret.value = map_expr(ret.value, rename)
         outs[id(loop)].append((x, out))
-        if d_mask is not lin.block_mask.get(lin.block_of.get(loop)):  # lanes may run D and skip the loop
+        # ``x_out = x`` after D when lanes may run D and skip the loop, or when something between D
+        # and the loop reads ``x`` (it reads ``x_out``: D's value, not yet a loop's exit value).
+        k_d = next(k for k, t in enumerate(c.region) if t is d)
+        k_loop = next(k for k, t in enumerate(c.region) if t is loop)
+        between = {id(t) for t in flatten(c.region[k_d + 1:k_loop])}
+        if d_mask is not lin.block_mask.get(lin.block_of.get(loop)) or any(id(t) in between for t in outside):
             keep = Assign(d.coord, Var(out.type, out), Var(x.type, x), mask=d_mask, blend=d_mask is not None)
             after_d.append((c.region, d, keep))
     for key, loop in loops.items():
-        split = _scalar_exit(lin, loop, outs[key], shapes, scalars)
+        split = _scalar_exit(lin, loop, outs[key], shapes, scalars_at)
         _live_outs(lin, loop, outs[key], split[2] if split else None)
         if split:  # (after the live-outs: their places count the body's statements as the converter left them)
             u, test, _ = split
@@ -209,7 +229,7 @@ def _live_outs(lin, loop: MaskedLoop, outs: list[tuple[Symbol, Symbol]], skip: E
 
 
 def _scalar_exit(lin, loop: MaskedLoop, outs: list[tuple[Symbol, Symbol]], shapes,
-                 scalars: set[Symbol]) -> tuple[UniformIf, Assign, ExitPoint | None] | None:
+                 scalars_at: dict[int, set[Symbol]]) -> tuple[UniformIf, Assign, ExitPoint | None] | None:
     """The loop's first test, ``if (!(u && v)) break;`` at the top of its body with ``u`` uniform once
     the counters are scalars (``n < 1000``), becomes a scalar test that ends the loop for every lane
     still iterating (their live-outs written first), then the mask test of ``v`` alone. Returns the
@@ -227,6 +247,7 @@ def _scalar_exit(lin, loop: MaskedLoop, outs: list[tuple[Symbol, Symbol]], shape
     if test is None or first.block.preds != [cfg.entry] or len(cfg.entry.succs) != 2 \
             or first.block not in cfg.entry.succs or first.mask is not test.target.sym:
         return None
+    scalars = scalars_at.get(id(test), set())  # (this loop's counters and those of the loops around it)
     terms = _conjuncts(test.value.right.operand)
     uni = [e for e in terms if _uniform(e, shapes, scalars)]
     if not uni:

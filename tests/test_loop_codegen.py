@@ -92,6 +92,22 @@ KERNELS = {
                          "    }\n"
                          "    return k;\n"
                          "}\n"),
+    # cause 2: the counter n is read before its loop (by another loop's test): that read sees its
+    # start, in n_out (tests/fuzz_regressions/counter_read_before_loop.c)
+    "counter_read_before": ("int counter_read_before(int x)\n"
+                            "{\n"
+                            "    int n = 5;\n"
+                            "    int s = 0;\n"
+                            "    for (int k = 0; k < n; k++) {\n"
+                            "        s += x;\n"
+                            "    }\n"
+                            "    while (n < 100) {\n"
+                            "        if (x < n)\n"
+                            "            break;\n"
+                            "        n = n + 1;\n"
+                            "    }\n"
+                            "    return n + s;\n"
+                            "}\n"),
     # cause 1: z is carried through the inner loop into the next outer iteration (nothing sets it
     # again before the inner loop): lanes that left the inner loop must keep their z (every loop has
     # a bound: z = -0.5 is a fixed point of the update)
@@ -346,6 +362,16 @@ def test_counter_under_if_keeps_its_start_in_other_lanes(tmp_path: Path) -> None
     b = body(res.text, "counter_under_if")
     assert "k_out = _mm256_set1_epi32((int32_t)(k));" in b  # every lane, before the loop some skip
     assert "k = k + 2;" in b
+
+
+def test_counter_read_before_its_loop_reads_its_start(tmp_path: Path) -> None:
+    """n is a scalar counter of the while loop; the for loop before it reads n_out (a vector: no
+    scalar test on it), which holds n's start from right after n = 5."""
+    _, _, res = expand_source(tmp_path, "counter_read_before", KERNELS["counter_read_before"], "avx2")
+    b = body(res.text, "counter_read_before")
+    start = b.index("n_out = _mm256_set1_epi32((int32_t)(n));")
+    assert b.index("n = 5;") < start < b.index("_mm256_cmpgt_epi32(n_out, k)"), b
+    assert "n = n + 1;" in b and "if (!(n < 100)) {" in b
 
 
 def test_value_read_in_next_outer_iteration_keeps_its_blend(tmp_path: Path) -> None:

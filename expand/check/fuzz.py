@@ -2006,7 +2006,34 @@ def loop_sites_of(text: str) -> list[int]:
     m = re.search(r"expand-fuzz: loop-sites ([\d,]+)", text)
     sites = {int(x) for x in m.group(1).split(",")} if m else set()
     sites |= {int(x) for x in re.findall(r"\blog_\w+\(\s*(\d+) \+ \d+ \*", text)}
+    # the helper's (``site + 3 + 262144 * i2``): at each of its calls' sites (program 20261126-558)
+    offsets = {int(x) for x in re.findall(r"\blog_\w+\(\s*site \+ (\d+) \+ \d+ \*", text)}
+    if offsets:
+        sites |= {base + k for base in _helper_call_sites(text) for k in offsets}
     return sorted(sites)
+
+
+def _helper_call_sites(text: str) -> set[int]:
+    """The site arguments (their leading constant: a tag may follow) of the calls of the helper ``h``."""
+    out: set[int] = set()
+    for m in re.finditer(r"(?<![\w.])h\(", text):
+        depth, start, args = 1, m.end(), []
+        for i in range(m.end(), len(text)):
+            c = text[i]
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+                if depth == 0:
+                    args.append(text[start:i])
+                    break
+            elif c == "," and depth == 1:
+                args.append(text[start:i])
+                start = i + 1
+        last = re.match(r"\s*(\d+)\b", args[-1]) if args else None
+        if last:
+            out.add(int(last.group(1)))
+    return out
 
 
 def may_refuse(text: str) -> str | None:
