@@ -256,13 +256,15 @@ class Isa:
         """All needed typedefs and helpers, as C text."""
         return "".join(self._needs.values())
 
-    def emission(self, vector_math: VectorLibrary | None = None) -> Isa:
+    def emission(self, vector_math: VectorLibrary | None = None, gathers: bool = True) -> Isa:
         """A copy of this table for one output, with the output's own state: the helpers and typedefs
-        it needs (``need``, ``prelude``) and the vector math library it calls. The driver takes one per
+        it needs (``need``, ``prelude``), the vector math library it calls and whether table reads use
+        the ISA's gather instructions (``gathers``; else one load per lane). The driver takes one per
         module, so expanding never changes the table a caller holds."""
         out = copy.copy(self)
         out._needs = {}
         out.vector_math = vector_math
+        out.use_gathers = gathers
         out.start()
         return out
 
@@ -804,10 +806,12 @@ class RegIsa(Isa):
     #: The ISA has gather instructions (AVX2, AVX-512): the subclass gives ``_gather_op``,
     #: ``_gather_index_half``, ``_gather_mask_half`` and ``_gather_join``.
     has_gathers: bool = False
+    use_gathers: bool = True  # (``emission``: this output's choice)
 
     def gather_native(self, k: str, ik: str) -> bool:
-        """Gathers of 32- and 64-bit elements at any integer index (no byte or halfword gathers)."""
-        return self.has_gathers and not self.is_narrow(k)
+        """Gathers of 32- and 64-bit elements at any integer index (no byte or halfword gathers), unless
+        the output asked for loads per lane (``emission(gathers=False)``)."""
+        return self.has_gathers and self.use_gathers and not self.is_narrow(k)
 
     def gather(self, k: str, read: TableRead, mask: str | None = None) -> str:
         """With gather instructions: one per register of the result, reading address ``base + index *

@@ -87,6 +87,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dot", metavar="FILE",
                    help="write each function's control-flow graph with its block masks, before and after "
                         "linearization, as Graphviz")
+    p.add_argument("--gathers", choices=("on", "off"), default=None,
+                   help="table reads at indexes that differ per lane: the ISA's gather instructions (AVX2, "
+                        "AVX-512; masked forms under a mask) or one load per lane (default: off, measured faster "
+                        "on AMD Zen; see docs/performance.md); ISAs without gathers always load per lane")
     p.add_argument("--remarks", action="store_true",
                    help="print file:line:col: remark: lines on standard error for what costs speed in the output "
                         "(per-lane calls, loads and stores; loops under a mask and what they blend) and where a "
@@ -376,6 +380,7 @@ def expand_input(args: argparse.Namespace, path: str, data: bytes, dots: list[st
                            shapes={**{n: "uniform" for n in _split(args.uniform)},
                                    **{n: "linear" for n in _split(args.linear)}},
                            dot=dots, boscc=args.boscc, abi=args.abi, wrapper=args.wrapper, vector_math=vector_math,
+                           gathers=None if args.gathers is None else args.gathers == "on",
                            command="expand " + shlex.join(args.argv) if args.argv else "")
     return result, isa, vector_math
 

@@ -84,6 +84,13 @@ class Result:
     remarks: list[Remark] = field(default_factory=list)  # (--remarks), in source order
 
 
+#: Whether table reads at varying indexes use the ISA's gather instructions (AVX2, AVX-512) unless the
+#: caller says (``--gathers on|off``). Off: on the AMD Zen 5 of docs/performance.md, one load per lane
+#: measured faster (Perlin noise 1.42x / 0.95x of the anchor at AVX2 / AVX-512 against 0.78x / 0.65x
+#: with gathers, Black-Scholes the same); Intel cores with fast gathers may want them on.
+GATHERS = False
+
+
 def select_functions(mod: Module, names: list[str] | None) -> list[str]:
     """The functions to expand: ``names``, else every one with external linkage. One the frontend could not
     read (``mod.failed``) stops here with its diagnostic."""
@@ -168,12 +175,14 @@ def few_collections() -> Iterator[None]:
 def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expandable: set[str] = frozenset(),
                   prefix: str = "_Exp_", command: str = "", shapes: dict[str, str] | None = None,
                   dot: list[str] | None = None, boscc: str = "auto", abi: bool = False,
-                  wrapper: str | None = None, vector_math: VectorMath | None = None) -> Result:
+                  wrapper: str | None = None, vector_math: VectorMath | None = None,
+                  gathers: bool | None = None) -> Result:
     """Expand ``functions`` (default: every external one); ``shapes`` maps parameter names to
     "uniform" or "linear" (as ``--uniform``/``--linear``; ``#pragma omp declare simd`` also does).
     ``abi``/``wrapper`` add vector function ABI entry points / ``NAME_array`` wrappers (expand/abi.py),
     which need each function's masked core too; with ``abi`` the cores are ``static``.
-    ``vector_math`` (an ``expand.vecmath.VectorMath``): libm calls become calls of its vector versions."""
+    ``vector_math`` (an ``expand.vecmath.VectorMath``): libm calls become calls of its vector versions.
+    ``gathers``: table reads at varying indexes use the ISA's gather instructions (None: ``GATHERS``)."""
     roots = select_functions(mod, functions)
     for name in roots:
         for p in mod.functions[name].params:
@@ -187,7 +196,8 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         canonicalize_loops(fn)
         lower_function(fn)
     inline_module(mod, roots)
-    isa = isa.emission(None if vector_math is None else vector_math.for_module(set(mod.functions) | set(expandable)))
+    isa = isa.emission(None if vector_math is None else vector_math.for_module(set(mod.functions) | set(expandable)),
+                       GATHERS if gathers is None else gathers)
     bodies: list[str] = []
     expanded: list[Expanded] = []
     remarks: list[Remark] = []

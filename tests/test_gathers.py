@@ -17,6 +17,7 @@ from expand_case import check_source, expand_source
 from hostrun import assert_verified
 
 from emit import ISAS, get_isa
+from expand import driver
 from expand.check.verify import Param, verify
 from expand.driver import expand_module
 from frontends.pycparser_frontend import read_file
@@ -27,6 +28,12 @@ NATIVE = {"avx2": "_mm256", "avx512": "_mm512"}
 ROOT = Path(__file__).resolve().parent.parent
 #: a gather instruction or expand's helper around them
 GATHER = re.compile(r"i(32|64)gather|_exp_gather")
+
+
+@pytest.fixture(autouse=True)
+def gathers_on(monkeypatch):
+    """These tests are about the gather instructions: on (``--gathers on``; off by default)."""
+    monkeypatch.setattr(driver, "GATHERS", True)
 
 
 def body_of(text: str, fn: str) -> str:
