@@ -132,13 +132,12 @@ _ANY_ON = Symbol("any_on", T.INT, "local")
 
 
 def _divisor_tested(n: Expr) -> Expr:
-    """An integer division whose divisor reads no variable but constant globals, with ``any_on ?
-    divisor : 1`` as its divisor: GCC folds such a divisor (``(uint8_t)0.1f``, a ``static const int``
-    that is 0) and warns about a division by zero (-Wdiv-by-zero) even where the division runs only
-    when some lane is on, which no lane is when the scalar code's test excluded the zero
-    (tests/fuzz_regressions/uniform_division_constant_zero.c)."""
+    """An integer division (its divisor not a nonzero literal) with ``any_on ? divisor : 1`` as its
+    divisor: GCC folds a divisor it can see is 0 (``(uint8_t)0.1f``, a ``static const int`` that is
+    0, ``(int)((unsigned)i - (unsigned)i)``) and warns about a division by zero (-Wdiv-by-zero) even
+    where the division runs only when some lane is on, which no lane is when the scalar code's test
+    excluded the zero (tests/fuzz_regressions/uniform_division_constant_zero.c; fuzz 20261126-820)."""
     if isinstance(n, Binary) and n.op in ("/", "%") and n.type.is_int() \
-            and all(v.kind == "global" and v.const for v in vars_read(n.right)) \
             and not (isinstance(n.right, Const) and n.right.value != 0):
         r = n.right
         return Binary(n.type, n.op, n.left, Cond(r.type, Var(T.INT, _ANY_ON), r, Const(r.type, 1, "1")))

@@ -78,11 +78,15 @@ def const_text(c: Const) -> str:
 NOISY = {"<<", ">>", "&", "|", "^", "&&", "||", "==", "!=", "<", "<=", ">", ">="}
 
 
+COMPARISONS = {"==", "!=", "<", "<=", ">", ">="}
+
+
 def _needs_parens(op: str, p: int, ctx) -> bool:
-    """Parentheses C needs, plus those GCC's -Wparentheses asks for (``1 << (5 + 11)``)."""
+    """Parentheses C needs, plus those GCC's -Wparentheses asks for (``1 << (5 + 11)``, and a
+    comparison inside a comparison, ``(a != b) != c``, the same operator too)."""
     if isinstance(ctx, tuple):
         cp, parent = ctx
-        return p < cp or (parent in NOISY and op != parent)
+        return p < cp or (parent in NOISY and op != parent) or (op in COMPARISONS and parent in COMPARISONS)
     return p < ctx
 
 
