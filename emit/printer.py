@@ -495,6 +495,18 @@ class FunctionPrinter:
         isa = self.isa
         if isinstance(e, Var) and e.sym.type == MASK:
             return e.sym.name
+        if isinstance(e, Binary) and e.op == "&&" and isinstance(e.left, Var) and e.left.sym.type == MASK \
+                and self.cur_mask is not e.left.sym:
+            # A block's condition ANDed with its parent block's mask (predication/ifconvert.py): the scalar
+            # code tests it only in the parent's lanes, so it is read under that mask (table reads at a
+            # varying index read element 0 in the other lanes, whose index may be past the table: a
+            # counter stepped on after its lane left; uniform reads and divisions run only if a lane is on).
+            outer = self.cur_mask
+            self.cur_mask = e.left.sym
+            try:
+                return self.mask(e)
+            finally:
+                self.cur_mask = outer
         if isinstance(e, Const) and e.type == MASK:
             return isa.mask_const(bool(e.value))
         if not self.sh.varying(e):
