@@ -162,6 +162,8 @@ def index_bound(e: Expr) -> int | None:
         return None
     if isinstance(e, Const):
         return e.value if isinstance(e.value, int) and e.value >= 0 else None
+    if t.is_bool:
+        return 1
     if not t.signed and t.bits < 32:
         return t.max
     if isinstance(e, Cast) and isinstance(e.operand.type, T.Int):
@@ -693,10 +695,13 @@ class FunctionPrinter:
 
     def array_row(self, e: Index) -> str:
         """``a[i]``, the row of a lane array at a uniform index. Under a mask with no lane on, the
-        index may be anything (a bounds test the lanes failed): then row 0 is read instead."""
+        index may be anything (a bounds test the lanes failed): then row 0 is read instead, unless the
+        index is always in bounds (a test GCC may see is always true: -Wtype-limits on a narrow type)."""
         arr = e.base.sym
         i = self.scalar(e.index)
-        if self.cur_mask is not None and not isinstance(e.index, Const):
+        bound = index_bound(e.index)
+        if self.cur_mask is not None and not isinstance(e.index, Const) \
+                and not (bound is not None and bound < arr.type.length):
             i = f"(unsigned long)({i}) < {arr.type.length}u ? ({i}) : 0"
         return f"{arr.name}[{i}]"
 

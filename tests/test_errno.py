@@ -94,6 +94,15 @@ CASES: dict[str, tuple[str, str]] = {
                   "{\n"
                   "    return y > 0.0f ? sqrtf(x) * y : -y;\n"
                   "}\n", ""),
+    # sqrtf of integers converted to a signed type that wraps them (uint64_t -> int64_t, int64_t -> int,
+    # uint32_t -> int, 200 -> signed char): negative in some lanes, so EDOM there (fuzz program 1130)
+    "sqrt_of_wrapped_int": ("#include <stdint.h>\n#include <math.h>\n"
+                            "float f(int16_t y, int64_t w, uint32_t u)\n"
+                            "{\n"
+                            "    int64_t p = (int64_t)((uint64_t)(int64_t)y * (uint64_t)w);\n"
+                            "    float r = sqrtf((float)(int)p) + sqrtf((float)(int)u);\n"
+                            "    return r + sqrtf((float)(signed char)(u & 0xffu));\n"
+                            "}\n", ""),
     # sinf and tan set EDOM for an infinity (glibc), though GCC takes them to set no errno and would fold
     # the watch's read of errno after a lane's call: the calls go through a pointer GCC cannot see through
     "hidden_errno": ("#include <errno.h>\n#include <math.h>\n"
@@ -176,6 +185,12 @@ def test_sqrt_of_what_cannot_be_negative_sets_no_errno(tmp_path: Path) -> None:
     text = ("#include <math.h>\nfloat f(float x, float y)\n{\n"
             "    return sqrtf(x * x + y * y) + sqrtf(x > 0.0f ? x : 0.0f);\n}\n")
     _, _, res = expand_source(tmp_path, "hyp", text, "sse4.1")
+    assert "errno" not in res.text
+    # integers converted to a type that holds every value they may have: a mask, a widening
+    text = ("#include <stdint.h>\n#include <math.h>\nfloat f(int64_t w, uint16_t h, uint32_t u)\n{\n"
+            "    return sqrtf((float)(int)(w & 0x7fffffff)) + sqrtf((float)(int)h) + sqrtf((float)(int64_t)u)\n"
+            "        + sqrtf((float)(signed char)(u & 0x7fu));\n}\n")
+    _, _, res = expand_source(tmp_path, "masked", text, "sse4.1")
     assert "errno" not in res.text
 
 

@@ -128,6 +128,21 @@ def _var_is(e: Var, defs: Defs, seen: frozenset[Symbol], test) -> bool:
     return all(test(v, defs, seen | {e.sym}) for v in vals)
 
 
+def _below(e: Expr, bits: int) -> bool:
+    """Integer ``e`` is in [0, 2**bits): a constant, an unsigned value that narrow, a mask with one, or a
+    conversion of one that keeps its value."""
+    t = T.strip_spelling(e.type)
+    if isinstance(e, Const):
+        return isinstance(e.value, int) and 0 <= e.value < 1 << bits
+    if isinstance(t, T.Int) and not t.signed and t.bits <= bits:
+        return True
+    if isinstance(e, Binary) and e.op == "&":
+        return _below(e.left, bits) or _below(e.right, bits)
+    if isinstance(e, Cast) and isinstance(t, T.Int) and isinstance(T.strip_spelling(e.operand.type), T.Int):
+        return t.bits - t.signed >= bits and _below(e.operand, bits)
+    return False
+
+
 def _nonneg_int(e: Expr, defs: Defs, seen: frozenset[Symbol] = frozenset()) -> bool:
     """Integer ``e`` is never negative."""
     t = T.strip_spelling(e.type)
@@ -138,7 +153,12 @@ def _nonneg_int(e: Expr, defs: Defs, seen: frozenset[Symbol] = frozenset()) -> b
     if isinstance(e, Binary) and e.op == "&":
         return _nonneg_int(e.left, defs, seen) or _nonneg_int(e.right, defs, seen)
     if isinstance(e, Cast):
-        return _nonneg_int(e.operand, defs, seen)
+        src = T.strip_spelling(e.operand.type)
+        if isinstance(src, T.Int) and isinstance(t, T.Int):
+            # (to a signed type: the value stays when it fits; uint64_t -> int64_t, int64_t -> int wrap)
+            return _below(e.operand, t.bits - 1) or (
+                src.signed and src.bits <= t.bits and _nonneg_int(e.operand, defs, seen))
+        return _nonneg_int(e.operand, defs, seen)  # (a float truncated toward zero)
     if isinstance(e, Var):
         return _var_is(e, defs, seen, _nonneg_int)
     return False
