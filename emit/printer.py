@@ -136,8 +136,12 @@ def _divisor_tested(n: Expr) -> Expr:
     divisor: GCC folds a divisor it can see is 0 (``(uint8_t)0.1f``, a ``static const int`` that is
     0, ``(int)((unsigned)i - (unsigned)i)``) and warns about a division by zero (-Wdiv-by-zero) even
     where the division runs only when some lane is on, which no lane is when the scalar code's test
-    excluded the zero (tests/fuzz_regressions/uniform_division_constant_zero.c; fuzz 20261126-820)."""
-    if isinstance(n, Binary) and n.op in ("/", "%") and n.type.is_int() \
+    excluded the zero (tests/fuzz_regressions/uniform_division_constant_zero.c; fuzz 20261126-820).
+    A variable (under casts) needs none: C's front end folds expressions, not what a variable holds."""
+    d = n.right if isinstance(n, Binary) else None
+    while isinstance(d, Cast):
+        d = d.operand
+    if isinstance(n, Binary) and n.op in ("/", "%") and n.type.is_int() and not isinstance(d, Var) \
             and not (isinstance(n.right, Const) and n.right.value != 0):
         r = n.right
         return Binary(n.type, n.op, n.left, Cond(r.type, Var(T.INT, _ANY_ON), r, Const(r.type, 1, "1")))
