@@ -24,6 +24,8 @@ from frontends.pycparser_frontend import read_file
 from mathlib.corpus import CorpusFunction, glibc_flt32_dir, shim_dir
 
 ALL = list(ISAS)
+#: every ISA; the daily loop (-m "not slow") keeps AVX2, where the gathers are (the rest: the whole suite)
+ALL_DAILY_AVX2 = [pytest.param(i, marks=() if i == "avx2" else pytest.mark.slow) for i in ALL]
 NATIVE = {"avx2": "_mm256", "avx512": "_mm512"}
 ROOT = Path(__file__).resolve().parent.parent
 #: a gather instruction or expand's helper around them
@@ -81,12 +83,12 @@ uint64_t mask_u64(uint64_t i) { uint64_t r = 4; if (i < 8) r = tq[i]; return r; 
 """
 
 
-@pytest.mark.parametrize("isa", ALL)
+@pytest.mark.parametrize("isa", ALL_DAILY_AVX2)
 def test_every_element_type_masked_and_unmasked(tmp_path: Path, isa: str) -> None:
     check_source(tmp_path, "elements", ELEMENTS, isa, n_random=5000)
 
 
-@pytest.mark.parametrize("isa", ALL)
+@pytest.mark.parametrize("isa", ALL_DAILY_AVX2)
 def test_the_gather_is_one_line_under_its_source(tmp_path: Path, isa: str) -> None:
     _, _, res = expand_source(tmp_path, "elements", ELEMENTS, isa)
     p = NATIVE.get(isa)
@@ -166,7 +168,7 @@ float through_pointer(const float *tab, unsigned i)
 """
 
 
-@pytest.mark.parametrize("isa", ALL)
+@pytest.mark.parametrize("isa", ALL_DAILY_AVX2)
 def test_struct_fields_rows_and_local_tables(tmp_path: Path, isa: str) -> None:
     check_source(tmp_path, "shapes", SHAPES, isa, n_random=5000)
 
@@ -216,7 +218,7 @@ def test_inactive_lanes_hold_wild_indexes(tmp_path: Path) -> None:
 # The Perlin noise kernel (mathlib/loops/perlin_noise.c): permutation and gradient tables
 
 
-@pytest.mark.parametrize("isa", ALL)
+@pytest.mark.parametrize("isa", ALL_DAILY_AVX2)
 def test_perlin_noise(tmp_path: Path, isa: str) -> None:
     src = ROOT / "mathlib/loops/perlin_noise.c"
     text = src.read_text()
