@@ -895,7 +895,10 @@ class FunctionPrinter:
             else:
                 body.append(f"{scalar_ctype(k)} {res}[{n}] = {{0}};")
         callt = f"{self.watched_callee(call.func)}({', '.join(arg_texts)})"
-        stmt = [f"{res}[lane] = {callt};" if res else f"{callt};"]
+        # (a libm call whose value nothing reads, kept for errno: GCC takes round & co. as having no
+        # effect and -Wunused-value rejects the bare call; fuzz 20261126-1418)
+        bare = f"(void){callt};" if libm_name(call.func) in LIBM else f"{callt};"
+        stmt = [f"{res}[lane] = {callt};" if res else bare]
         if copies:  # (in a block of its own: the lane's copies of the arrays around the call)
             pre, post = [], []
             for sym, buf in copies.items():
