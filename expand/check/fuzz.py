@@ -2006,8 +2006,9 @@ def loop_sites_of(text: str) -> list[int]:
     m = re.search(r"expand-fuzz: loop-sites ([\d,]+)", text)
     sites = {int(x) for x in m.group(1).split(",")} if m else set()
     sites |= {int(x) for x in re.findall(r"\blog_\w+\(\s*(\d+) \+ \d+ \*", text)}
-    # the helper's (``site + 3 + 262144 * i2``): at each of its calls' sites (program 20261126-558)
-    offsets = {int(x) for x in re.findall(r"\blog_\w+\(\s*site \+ (\d+) \+ \d+ \*", text)}
+    # the helper's (``site + 3 + 262144 * i2``, and ``site + 1`` too: the helper's call may be in a
+    # loop of f, tagged there): at each of its calls' sites (programs 20261126-558, 20261126-1651)
+    offsets = {int(x) for x in re.findall(r"\blog_\w+\(\s*site \+ (\d+)\b", text)}
     if offsets:
         sites |= {base + k for base in _helper_call_sites(text) for k in offsets}
     return sorted(sites)
