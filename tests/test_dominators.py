@@ -520,14 +520,14 @@ def _expand(tmp_path: Path, text: str, isa: str, mode: str, uniform=()) -> None:
         pass  # (a program expand refuses: nothing to compare)
 
 
-@pytest.mark.parametrize("mode", ["auto", "all"])
+@pytest.mark.parametrize("mode", ["auto", pytest.param("all", marks=pytest.mark.slow)])
 def test_passes_match_definitions_on_fuzz_programs(tmp_path: Path, checked_passes, mode: str) -> None:
     for seed in range(40):
         _expand(tmp_path, render(generate(f"dominators-{seed}")), "avx2" if seed % 2 else "sse4.1", mode)
     assert all(checked_passes.values()), checked_passes
 
 
-@pytest.mark.parametrize("mode", ["auto", "all"])
+@pytest.mark.parametrize("mode", ["auto", pytest.param("all", marks=pytest.mark.slow)])
 def test_passes_match_definitions_on_random_programs(tmp_path: Path, checked_passes, mode: str) -> None:
     for seed in range(60):
         _expand(tmp_path, random_program(seed), "avx512", mode)

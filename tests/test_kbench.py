@@ -33,6 +33,7 @@ def quick(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow  # (a smoke run of the kernel benchmark: the whole suite runs it)
 def test_writes_table_json_png(quick: Path) -> None:
     for name in ("kernels.md", "kernels.json", "kernels.png"):
         assert (quick / name).is_file() and (quick / name).stat().st_size > 0, name
@@ -47,6 +48,7 @@ def test_writes_table_json_png(quick: Path) -> None:
     assert row.count("x |") >= 3
 
 
+@pytest.mark.slow  # (a smoke run of the kernel benchmark: the whole suite runs it)
 def test_every_column_checked_then_timed(quick: Path) -> None:
     data = json.loads((quick / "kernels.json").read_text())
     assert data["meta"]["quick"] is True and data["meta"]["isas"] == ["avx2"] and data["meta"]["kernels"] == QUICK
@@ -66,6 +68,7 @@ def test_every_column_checked_then_timed(quick: Path) -> None:
         assert (r["diagnostic"] is None) == (k != "aobench")
 
 
+@pytest.mark.slow  # (a smoke run of the kernel benchmark: the whole suite runs it)
 def test_columns_call_what_they_name(quick: Path) -> None:
     data = json.loads((quick / "kernels.json").read_text())
     r = data["results"]["avx2"]["black_scholes"]
@@ -103,6 +106,7 @@ def test_driver_runs_the_domain_in_gangs() -> None:
     assert "g(l_x0, l_y0, l_dx, l_dy, KB_WIDTH, KB_MAX_ITERATIONS, kb_output, j, i);" in text
 
 
+@pytest.mark.slow  # (a smoke run of the kernel benchmark: the whole suite runs it)
 def test_doc_gets_the_speed_table(quick: Path, tmp_path: Path) -> None:
     doc = tmp_path / "performance.md"
     doc.write_text("# Speed\n\n<!-- kernels -->\n(old)\n<!-- /kernels -->\n\nafter\n")
