@@ -31,6 +31,7 @@ from .isa import (
     CMPOPS,
     OPNAMES,
     Arg,
+    GatherInstructions,
     RegIsa,
     check_binop,
     check_math,
@@ -70,7 +71,7 @@ def _half(k: str, r: str, h: int) -> str:
     return f"_mm256_castsi256_si128({r})" if h == 0 else f"_mm256_extracti128_si256({r}, 1)"
 
 
-class Avx2(RegIsa):
+class Avx2(GatherInstructions, RegIsa):
     """AVX2 with 8 lanes (or a multiple of 8: several registers per gang)."""
 
     boscc_test_cost = 3  # vptest/kortest + branch
@@ -229,9 +230,7 @@ class Avx2(RegIsa):
             return f"_mm_cvtsd_f64({h})" if i % 2 == 0 else f"_mm_cvtsd_f64(_mm_permute_pd({h}, 1))"
         return f"(({t})_mm256_extract_epi{self.lane_bits(k)}({r}, {i}))"
 
-    # ------------------------------------------------------------------ gathers (RegIsa.gather)
-    has_gathers = True
-
+    # ------------------------------------------------------------------ gathers (GatherInstructions)
     def _gather_op(self, k: str, ib: int, base: str, x: str, m: str | None, scale: int, half: bool) -> str:
         sfx = self._sfx(k)
         cast = {"epi32": "(const int *)", "epi64": "(const long long *)"}.get(sfx)

@@ -29,6 +29,7 @@ from .isa import (
     CMPOPS,
     OPNAMES,
     Arg,
+    GatherInstructions,
     RegIsa,
     check_binop,
     check_math,
@@ -66,7 +67,7 @@ def _closes_at_end(e: str, i: int) -> bool:
     return False
 
 
-class Avx512(RegIsa):
+class Avx512(GatherInstructions, RegIsa):
     """AVX-512F/BW/DQ/VL with 16 (or 32) lanes and mask-register predicates."""
 
     boscc_test_cost = 2  # vptest/kortest + branch
@@ -230,9 +231,7 @@ class Avx512(RegIsa):
         x = f"_mm512_castsi512_si128({r})" if blk == 0 else f"_mm512_extracti32x4_epi32({r}, {blk})"
         return f"(({t})_mm_extract_epi{self.lane_bits(k)}({x}, {j}))"
 
-    # ------------------------------------------------------------------ gathers (RegIsa.gather)
-    has_gathers = True
-
+    # ------------------------------------------------------------------ gathers (GatherInstructions)
     def _gather_op(self, k: str, ib: int, base: str, x: str, m: str | None, scale: int, half: bool) -> str:
         sfx = self._sfx(k)
         if m is None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import copy
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
@@ -445,6 +446,8 @@ class Isa:
         return f"{name}({v}, {lane})"
 
     # ------------------------------------------------------------------ table reads
+    use_gathers: bool = True  # (``emission``: this output's choice; ``GatherInstructions`` reads it)
+
     def gather_native(self, k: str, ik: str) -> bool:
         """True when ``gather`` reads gangs of kind ``k`` at indexes of kind ``ik`` with the ISA's gather
         instructions (it then uses ``read.base`` and ``read.index``, which the caller must give); False
@@ -802,16 +805,16 @@ class RegIsa(Isa):
         return self._lift(f"_exp_call_{fn}", self.vtype(ret_k), self.nregs(ret_k), gangs,
                           lambda _j, *regs: f"{fn}({', '.join(regs)})")
 
-    # ------------------------------------------------------------------ gather instructions
-    #: The ISA has gather instructions (AVX2, AVX-512): the subclass gives ``_gather_op``,
-    #: ``_gather_index_half``, ``_gather_mask_half`` and ``_gather_join``.
-    has_gathers: bool = False
-    use_gathers: bool = True  # (``emission``: this output's choice)
+
+class GatherInstructions(ABC):
+    """The gather instructions of a register table (AVX2, AVX-512), mixed in before ``RegIsa``:
+    ``gather`` reads with them where ``gather_native`` allows, else falls back to ``Isa.gather``'s
+    lane-by-lane reads. The table gives the four hooks below (its intrinsics)."""
 
     def gather_native(self, k: str, ik: str) -> bool:
         """Gathers of 32- and 64-bit elements at any integer index (no byte or halfword gathers), unless
         the output asked for loads per lane (``emission(gathers=False)``)."""
-        return self.has_gathers and self.use_gathers and not self.is_narrow(k)
+        return self.use_gathers and not self.is_narrow(k)
 
     def gather(self, k: str, read: TableRead, mask: str | None = None) -> str:
         """With gather instructions: one per register of the result, reading address ``base + index *
@@ -865,21 +868,21 @@ class RegIsa(Isa):
                        + "    return r;\n")
         return f"{name}({', '.join([read.base, idx] + ([mask] if mask is not None else []))})"
 
+    @abstractmethod
     def _gather_op(self, k: str, ib: int, base: str, x: str, m: str | None, scale: int, half: bool) -> str:
         """One gather instruction: elements of kind ``k`` at ``base`` + index register ``x`` (of
         ``ib``-bit lanes) * ``scale``; under the register mask ``m`` (as ``_mask_part`` gives it; for a
         ``half`` gather as ``_gather_mask_half`` gives it) the masked form with 0 in inactive lanes.
         ``half``: 32-bit elements at 64-bit indexes, half a register of results."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _gather_index_half(self, x: str, h: int) -> str:
         """Half ``h`` of the 32-bit index register ``x`` (the indexes of one register of 64-bit elements)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _gather_mask_half(self, m: str, h: int) -> str:
         """Half ``h`` of register mask ``m`` of 32-bit lanes, as a half-width gather takes it."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _gather_join(self, k: str, lo: str, hi: str) -> str:
         """One register of 32-bit kind ``k`` from the half-width gathers ``lo`` and ``hi``."""
-        raise NotImplementedError
