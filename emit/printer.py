@@ -218,7 +218,6 @@ class FunctionPrinter:
         self.errno_entry = self.fresh("errno_entry") if ERRNO in self.tracked else ""
         self.entry: Symbol | None = None  # a masked variant's entry mask (set by ``function``)
         self.at: Coord | None = None  # the statement being printed (for --remarks)
-        self.remarked: set[tuple] = set()
 
     # ------------------------------------------------------------------ helpers
     def k(self, t: T.CType) -> str:
@@ -540,11 +539,8 @@ class FunctionPrinter:
 
     # ------------------------------------------------------------------ statements
     def remark(self, kind: str, message: str) -> None:
-        """A ``--remarks`` line at the statement being printed (once per statement and message)."""
-        key = (self.at, kind, message)
-        if key not in self.remarked:
-            self.remarked.add(key)
-            self.lin.remarks.append(Remark(self.at, kind, message))
+        """A ``--remarks`` line at the statement being printed (the driver drops repeats)."""
+        self.lin.remarks.append(Remark(self.at, kind, message))
 
     def emit(self, s: Stmt) -> None:
         isa = self.isa

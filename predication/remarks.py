@@ -10,7 +10,7 @@ name; the BOSCC guards (predication/boscc.py) and the printer's per-lane calls, 
 from __future__ import annotations
 
 from expand.ir.diagnostics import Remark
-from expand.ir.nodes import MASK, Assign, MaskedLoop, Stmt, Var, flatten
+from expand.ir.nodes import MASK, Assign, MaskedLoop, Stmt, Var, flatten, flatten_own
 
 from .ifconvert import Linear
 
@@ -28,7 +28,7 @@ def loop_remarks(lin: Linear) -> None:
                                   f"this loop runs while any lane is active: lanes leave it at different "
                                   f"iterations{kept}"))
         blended: dict[str, Stmt] = {}
-        for t in _own(loop.body):
+        for t in flatten_own(loop.body):
             if isinstance(t, Assign) and t.mask is not None and t.blend and isinstance(t.target, Var) \
                     and t.target.sym.type != MASK and not t.target.sym.temp \
                     and not (isinstance(t.value, Var) and t.value.sym in counter_syms):  # (a live-out, once)
@@ -39,16 +39,3 @@ def loop_remarks(lin: Linear) -> None:
                                       "that left keep their value, which is read after the loop or by a "
                                       "later iteration"))
 
-
-def _own(body: list[Stmt]) -> list[Stmt]:
-    """The statements of a loop body, without those of nested loops (they have their own remarks)."""
-    out: list[Stmt] = []
-    for s in body:
-        if isinstance(s, MaskedLoop):
-            continue
-        out.append(s)
-        for lst in (getattr(s, "body", None), getattr(s, "then", None), getattr(s, "els", None),
-                    getattr(s, "all_body", None)):
-            if lst:
-                out.extend(_own(lst))
-    return out

@@ -312,6 +312,12 @@ def flatten(stmts: list[Stmt]) -> Iterator[Stmt]:
     return _depth_first(stmts, _nested)
 
 
+def flatten_own(stmts: list[Stmt]) -> Iterator[Stmt]:
+    """``flatten`` without the bodies of the masked loops inside ``stmts`` (the loops themselves are
+    among the statements): what one loop body runs itself."""
+    return _depth_first(stmts, lambda s, k: None if isinstance(s, MaskedLoop) else _nested(s, k))
+
+
 def _depth_first(stmts: list[Stmt], lists: Callable[[Stmt, int], list[Stmt] | None]) -> Iterator[Stmt]:
     """Every statement of ``stmts`` and of the lists nested in them, ``lists(s, k)`` being the
     ``k``-th list inside ``s`` (None: no more), depth first, as nested ``yield from``s would, and
