@@ -1,5 +1,5 @@
-"""The pipeline: frontend -> libm calls -> lower -> inline -> single exit -> constant subscripts -> if-conversion
--> dead code -> shapes -> C printer. One function per pass module; this file only strings them."""
+"""The pipeline: frontend -> libm calls -> lower -> inline -> structs and unions -> single exit -> constant subscripts
+-> if-conversion -> dead code -> shapes -> C printer. One function per pass module; this file only strings them."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ from expand.passes.fold import fold_constants
 from expand.passes.global_writes import canonical_errno, track_globals
 from expand.passes.inline import inline_module
 from expand.passes.local_arrays import local_arrays
-from expand.passes.lower import gang_subscripts, lower_function
+from expand.passes.lower import gang_subscripts, lower_aggregates, lower_function
 from expand.passes.mathcalls import rewrite_math_calls
 from expand.passes.pointer_locals import pointer_locals
 from expand.vecmath import VectorMath
@@ -204,6 +204,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
     globals_used: dict[str, Symbol | None] = {}  # globals and per-lane called functions the output names
     for name in roots:
         fn = mod.functions[name]
+        lower_aggregates(fn)
         trips = trip_params(fn)
         gang_subscripts(fn)
         track_globals(fn, mod, expandable)

@@ -138,13 +138,15 @@ def inline_call(fn: Function, s: Stmt, call: Call, callee: Function, names: Name
 
 
 def _address_of_variable(a: Expr) -> bool:
-    """``&v`` or ``&v.f`` of a local variable or parameter: an address that names one place."""
+    """``&v`` or ``&v.f`` of a variable (a local, a parameter, or a file-scope variable such as
+    aobench's ``&AO_PLANE``): an address that names one place."""
     if not (isinstance(a, Unary) and a.op == "&"):
         return False
     e = a.operand
     while isinstance(e, Member) and not e.arrow:
         e = e.base
-    return isinstance(e, Var) and e.sym.kind in ("local", "param")
+    return isinstance(e, Var) and (e.sym.kind in ("local", "param") or e.sym.kind == "global"
+                                    and not isinstance(e.sym.type, T.Array))
 
 
 def copy_stmts(stmts: list[Stmt], symmap: dict[Symbol, Symbol], labels: dict[str, str],
