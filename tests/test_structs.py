@@ -137,8 +137,21 @@ int f(int x)
 }
 """
 
-CASES = {"sphere": SPHERE, "basis": BASIS, "loop": LOOP, "ts64": TS64, "global": GLOBAL}
-BOUNDS = {"sphere": {"k": (-8, 8)}, "loop": {"m": (-2, 12)}}
+#: a helper given ``&G[j]`` and ``&j``: it may change ``j``, so its pointer keeps the element it was given
+WRITTEN = """static const float G[8] = {1.5f, -2.0f, 3.25f, 0.5f, 8.0f, -1.0f, 0.25f, 4.0f};
+static float h(const float *p, int *k) { *k = *k + 1; return p[0] + p[*k & 1]; }
+float f(float x, int i) { int j = i & 3; float r = h(&G[j], &j); return r * x + (float)j; }
+"""
+
+#: aobench's loop over the spheres: ``&SPHERES[s]`` at the scalar counter ``s`` under a mask
+SPHERES_LOOP = SPHERE.replace("""    hit_sphere(&is, &r, &s);
+    hit_sphere(&is, &r, &SPHERES[(k + 1) & 3]);""", """    if (s.radius > px)
+        for (int j = 0; j < 4; j++)
+            hit_sphere(&is, &r, &SPHERES[j]);""")
+
+CASES = {"sphere": SPHERE, "basis": BASIS, "loop": LOOP, "ts64": TS64, "global": GLOBAL, "written": WRITTEN,
+         "spheres_loop": SPHERES_LOOP}
+BOUNDS = {"sphere": {"k": (-8, 8)}, "loop": {"m": (-2, 12)}, "written": {"i": (-8, 8)}, "spheres_loop": {"k": (-8, 8)}}
 COMPANION = {"global": "struct s { int a; int b; };\nconst struct s g = {7, -3};\n"}
 
 
@@ -166,6 +179,16 @@ def test_members_are_variables_named_after_them(tmp_path: Path) -> None:
         assert re.search(rf"\bfloat {name};", body), name
     assert "_w0" not in body and "_w1" not in body
     assert not re.search(r"\bis_t = _mm256_set1_ps\(0\.0f\);", body)  # (isect is; then is.t = 1.0e17f)
+
+
+def test_a_table_element_given_to_a_helper_is_read_at_the_callers_index(tmp_path: Path) -> None:
+    """``hit_sphere(..., &SPHERES[j])`` in a loop whose counter is a scalar: the helper's ``s->radius``
+    is ``SPHERES[j].radius``, one scalar read, not a read per lane."""
+    _, _, res = expand_source(tmp_path, "spheres_loop", SPHERES_LOOP, "avx2")
+    body = res.text[res.text.index("_Exp_f("):]
+    assert "SPHERES[j].radius * SPHERES[j].radius" in body and "_mm256_set1_ps(SPHERES[j].center.x)" in body, body
+    # (the lane reads left: ``s.radius`` of ``sphere s = SPHERES[k & 3]``, whose index differs per lane)
+    assert body.count("_mm256_extract_epi32(") == body.count("_mm256_extract_epi32((SPHERES_idx)") == 8, body
 
 
 def _refused(tmp_path: Path, text: str) -> ExpandError:

@@ -101,10 +101,13 @@ def inline_call(fn: Function, s: Stmt, call: Call, callee: Function, names: Name
     aliases: dict[Symbol, Expr] = {}
     reassigned = {st.target.sym for st in walk_stmts(callee.body)
                   if isinstance(st, Assign) and isinstance(st.target, Var)}
+    written = {n.operand.sym for a in call.args for n in a.walk()
+               if isinstance(n, Unary) and n.op == "&" and isinstance(n.operand, Var)}  # (the callee may write them)
     for p, a in zip(callee.params, call.args):
         if isinstance(p.type, T.Pointer) and p not in reassigned and (
-                _address_of_variable(a) or isinstance(a, Var) and a.sym.kind == "param"):
-            aliases[p] = a  # (&v, or the caller's own pointer parameter: a gang, or a uniform array)
+                _address_of_variable(a) or isinstance(a, Var) and a.sym.kind == "param"
+                or _address_of_table_element(a, written)):
+            aliases[p] = a  # (&v, &G[i], or the caller's own pointer parameter: a gang, or a uniform array)
     for p in callee.params + callee.locals:
         if p in aliases:
             continue
@@ -147,6 +150,19 @@ def _address_of_variable(a: Expr) -> bool:
         e = e.base
     return isinstance(e, Var) and (e.sym.kind in ("local", "param") or e.sym.kind == "global"
                                     and not isinstance(e.sym.type, T.Array))
+
+
+def _address_of_table_element(a: Expr, written: set[Symbol]) -> bool:
+    """``&G[i]`` of a file-scope array at a constant or a local or parameter ``i`` the call does not
+    give the callee the address of (aobench's ``&AO_SPHERES[s]``): the callee cannot change ``i``,
+    so ``p->f`` in its body is ``G[i].f`` (a uniform ``i`` stays a uniform read)."""
+    if not (isinstance(a, Unary) and a.op == "&" and isinstance(a.operand, Index)):
+        return False
+    base, i = a.operand.base, a.operand.index
+    if not (isinstance(base, Var) and base.sym.kind == "global" and isinstance(base.sym.type, T.Array)):
+        return False
+    return fold_int(i) is not None or isinstance(i, Var) and i.sym.kind in ("local", "param") \
+        and i.sym not in written and not isinstance(i.sym.type, (T.Array, T.Record))
 
 
 def copy_stmts(stmts: list[Stmt], symmap: dict[Symbol, Symbol], labels: dict[str, str],
