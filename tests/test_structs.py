@@ -149,9 +149,27 @@ SPHERES_LOOP = SPHERE.replace("""    hit_sphere(&is, &r, &s);
         for (int j = 0; j < 4; j++)
             hit_sphere(&is, &r, &SPHERES[j]);""")
 
+#: a helper's ``const S *`` parameter given an element at a varying index: a local ``const`` pointer
+#: (-Werror=discarded-qualifiers before); a static const struct whose initializer names a static table
+CONST_POINTER = """typedef struct { const float *w; float bias; } layer;
+static const int K[4] = {3, 0, 2, 1};
+static const float W[8] = {0.5f, -1.0f, 2.0f, 0.25f, -0.5f, 1.5f, 3.0f, -2.0f};
+static const layer L = {W, 0.125f};
+static float dist2(const float *s, float a) { float dx = a - s[0]; return dx * dx - s[1] * s[1]; }
+float f(const float *balls, float a, int i)
+{
+    float acc = L.bias + L.w[i & 7];
+    for (int s = 0; s < 3; ++s)
+        acc += dist2(&balls[K[s]], a) + dist2(&balls[(i + s) & 3], a);
+    return acc;
+}
+"""
+
 CASES = {"sphere": SPHERE, "basis": BASIS, "loop": LOOP, "ts64": TS64, "global": GLOBAL, "written": WRITTEN,
-         "spheres_loop": SPHERES_LOOP}
-BOUNDS = {"sphere": {"k": (-8, 8)}, "loop": {"m": (-2, 12)}, "written": {"i": (-8, 8)}, "spheres_loop": {"k": (-8, 8)}}
+         "spheres_loop": SPHERES_LOOP, "const_pointer": CONST_POINTER}
+UNIFORM = {"const_pointer": ["balls"]}
+BOUNDS = {"sphere": {"k": (-8, 8)}, "loop": {"m": (-2, 12)}, "written": {"i": (-8, 8)}, "spheres_loop": {"k": (-8, 8)},
+          "const_pointer": {"i": (-64, 64)}}
 COMPANION = {"global": "struct s { int a; int b; };\nconst struct s g = {7, -3};\n"}
 
 
@@ -159,7 +177,7 @@ COMPANION = {"global": "struct s { int a; int b; };\nconst struct s g = {7, -3};
 def test_struct_locals_verify(tmp_path: Path, name: str, isa_name: str) -> None:
     # (nan_bits False: where two NaNs meet, which payload comes out is not fixed: README, verify)
     check_source(tmp_path, name, CASES[name], isa_name, bounds=BOUNDS.get(name), companion=COMPANION.get(name, ""),
-                 nan_bits=False)
+                 uniform=UNIFORM.get(name, ()), nan_bits=False)
 
 
 @pytest.mark.parametrize("name", ["sphere", "basis"])
@@ -218,3 +236,20 @@ def test_padded_struct_copied_to_memory_keeps_its_bytes(tmp_path: Path) -> None:
            "    G = p;\n    return p.v;\n}\n"
     err = _refused(tmp_path, text)
     assert "memory" in err.message or "store" in err.message, err.render()
+
+
+def test_a_static_variable_another_function_writes_is_refused(tmp_path: Path) -> None:
+    """The output is another file: a copy of a static variable that the input's functions write would
+    not see their writes (it used to be copied silently)."""
+    text = "static float scale = 2.0f;\nvoid set_scale(float s) { scale = s; }\n" \
+           "float f(float x) { return x * scale; }\n"
+    src = tmp_path / "refused.c"
+    src.write_text(text)
+    from emit import get_isa
+    from expand.driver import expand_module
+    from frontends.clang_frontend import read_file_any
+    isa = get_isa("avx2")
+    with pytest.raises(ExpandError) as info:
+        expand_module(read_file_any(str(src), text, cc=isa.cc), isa, functions=["f"])
+    err = info.value
+    assert str(err.coord).endswith("refused.c:1:14") and "'scale' is not const and set_scale assigns it" in err.message

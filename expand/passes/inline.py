@@ -10,9 +10,12 @@ from expand.ir import types as T
 from expand.ir.diagnostics import error
 from expand.ir.nodes import (
     Assign,
+    Binary,
     Block,
     Break,
     Call,
+    Cast,
+    Const,
     Continue,
     Expr,
     ExprStmt,
@@ -153,16 +156,27 @@ def _address_of_variable(a: Expr) -> bool:
 
 
 def _address_of_table_element(a: Expr, written: set[Symbol]) -> bool:
-    """``&G[i]`` of a file-scope array at a constant or a local or parameter ``i`` the call does not
-    give the callee the address of (aobench's ``&AO_SPHERES[s]``): the callee cannot change ``i``,
-    so ``p->f`` in its body is ``G[i].f`` (a uniform ``i`` stays a uniform read)."""
+    """``&G[i]`` of a file-scope array or a uniform pointer parameter at an index computed from
+    constants and locals or parameters the call does not give the callee the address of (aobench's
+    ``&AO_SPHERES[s]``): the callee cannot change ``i``, so ``p->f`` in its body is ``G[i].f`` (a
+    uniform ``i`` stays a uniform read)."""
     if not (isinstance(a, Unary) and a.op == "&" and isinstance(a.operand, Index)):
         return False
     base, i = a.operand.base, a.operand.index
-    if not (isinstance(base, Var) and base.sym.kind == "global" and isinstance(base.sym.type, T.Array)):
+    if not (isinstance(base, Var) and (base.sym.kind == "global" and isinstance(base.sym.type, T.Array)
+                                       or base.sym.kind == "param" and base.sym.shape == "uniform")):
         return False
-    return fold_int(i) is not None or isinstance(i, Var) and i.sym.kind in ("local", "param") \
-        and i.sym not in written and not isinstance(i.sym.type, (T.Array, T.Record))
+    for n in i.walk():  # (arithmetic of constants and of locals and parameters the callee cannot write)
+        if isinstance(n, Var):
+            if n.sym.kind not in ("local", "param") or n.sym in written or not n.sym.type.is_arith():
+                return False
+        elif not isinstance(n, (Const, Binary, Cast)):
+            return False
+    return True
+
+
+def _as(e: Expr, t: T.CType) -> Expr:
+    return e if T.strip_spelling(e.type) == T.strip_spelling(t) else Cast(t, e)
 
 
 def copy_stmts(stmts: list[Stmt], symmap: dict[Symbol, Symbol], labels: dict[str, str],
@@ -181,6 +195,11 @@ def copy_stmts(stmts: list[Stmt], symmap: dict[Symbol, Symbol], labels: dict[str
                 return n.operand.operand
             if isinstance(n, Index) and isinstance(n.base, Unary) and n.base.op == "&" and fold_int(n.index) == 0:
                 return n.base.operand
+            if isinstance(n, Index) and isinstance(n.base, Unary) and n.base.op == "&" \
+                    and isinstance(n.base.operand, Index):  # (&G[i])[k]: G[i + k]
+                inner = n.base.operand
+                t = T.usual_arith(inner.index.type, n.index.type)
+                return Index(n.type, inner.base, Binary(t, "+", _as(inner.index, t), _as(n.index, t)))
             if isinstance(n, Member) and n.arrow and isinstance(n.base, Unary) and n.base.op == "&":
                 return Member(n.type, n.base.operand, n.name, False)
             return n
