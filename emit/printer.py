@@ -1173,7 +1173,8 @@ class FunctionPrinter:
                 decls.append(f"{self.indent}{isa.vtype(k)} {sym.name}{init};")
             else:
                 init = " = 0" if sym in early else ""
-                decls.append(f"{self.indent}{sym.type} {sym.name}{init};")
+                decl = cdecl(sym.type, sym.name) if isinstance(sym.type, T.Pointer) else f"{sym.type} {sym.name}"
+                decls.append(f"{self.indent}{decl}{init};")  # (cdecl keeps a pointer's const target)
         # A parameter the vector code does not use (the scalar code may not either, or only where the
         # vector code needs no value from it): '(void)p;', or -Wextra warns (-Wunused-parameter).
         code = re.sub(r"/\*.*?\*/", "", "\n".join(decls + body), flags=re.S)

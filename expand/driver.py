@@ -1,5 +1,5 @@
-"""The pipeline: frontend -> libm calls -> lower -> inline -> single exit -> constant subscripts -> if-conversion
--> dead code -> shapes -> C printer. One function per pass module; this file only strings them."""
+"""The pipeline: frontend -> libm calls -> lower -> inline -> structs and unions -> single exit -> constant subscripts
+-> if-conversion -> dead code -> shapes -> C printer. One function per pass module; this file only strings them."""
 
 from __future__ import annotations
 
@@ -23,14 +23,18 @@ from expand.ir.diagnostics import Remark, error
 from expand.ir.libc import ERRNO
 from expand.ir.nodes import (
     MASK,
+    Assign,
     Binary,
     Call,
     Const,
     Coord,
     Function,
+    Index,
+    Member,
     Module,
     NameMaker,
     Symbol,
+    Unary,
     Var,
     flatten,
     stmt_exprs,
@@ -44,7 +48,7 @@ from expand.passes.fold import fold_constants
 from expand.passes.global_writes import canonical_errno, track_globals
 from expand.passes.inline import inline_module
 from expand.passes.local_arrays import local_arrays
-from expand.passes.lower import gang_subscripts, lower_function
+from expand.passes.lower import gang_subscripts, lower_aggregates, lower_function
 from expand.passes.mathcalls import rewrite_math_calls
 from expand.passes.pointer_locals import pointer_locals
 from expand.vecmath import VectorMath
@@ -204,6 +208,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
     globals_used: dict[str, Symbol | None] = {}  # globals and per-lane called functions the output names
     for name in roots:
         fn = mod.functions[name]
+        lower_aggregates(fn)
         trips = trip_params(fn)
         gang_subscripts(fn)
         track_globals(fn, mod, expandable)
@@ -241,7 +246,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
     parts.extend(f"#include {h}" for h in ["<stdint.h>", *errno_h, *(["<stddef.h>"] if wrapper else []),
                                            *isa.headers])
     parts.append("")
-    needed = {name: sym or mod.globals.get(name) for name, sym in globals_used.items()}
+    needed = with_initializer_globals(mod, {name: sym or mod.globals.get(name) for name, sym in globals_used.items()})
     needed = {name: sym for name, sym in needed.items() if declaration(mod, sym)}
     decls = record_definitions(mod, [p.type for e in expanded for p in e.params]
                                + [e.ret for e in expanded] + [sym.type for sym in needed.values()])
@@ -327,6 +332,57 @@ def record_definitions(mod: Module, types: list[T.CType]) -> list[str]:
     return out
 
 
+def with_initializer_globals(mod: Module, needed: dict[str, Symbol | None]) -> dict[str, Symbol | None]:
+    """``needed`` and the globals their initializers name (``static const S G = {T}``: ``T``), each
+    before the globals that name it."""
+    out: dict[str, Symbol | None] = {}
+
+    def add(name: str, sym: Symbol | None) -> None:
+        if name in out:
+            return
+        out[name] = None  # (placeholder: a cycle of initializers ends here)
+        for n in _init_vars(sym.init if sym is not None and sym.kind == "global" else None):
+            if n.sym.kind == "global" and n.sym is not sym:
+                add(n.sym.name, mod.globals.get(n.sym.name, n.sym))
+        del out[name]
+        out[name] = sym
+
+    for name, sym in needed.items():
+        add(name, sym)
+    return out
+
+
+def _init_vars(init) -> list[Var]:
+    if isinstance(init, list):
+        return [v for i in init for v in _init_vars(i)]
+    if isinstance(init, dict):
+        return [v for i in init.values() for v in _init_vars(i)]
+    if init is None or not hasattr(init, "walk"):
+        return []
+    return [n for n in init.walk() if isinstance(n, Var)]
+
+
+def _written(mod: Module, sym: Symbol) -> str:
+    """Where a function of the input writes file-scope variable ``sym`` or takes its address ("" if
+    none does): the output, another file, would read its own copy of a static one."""
+    for fn in mod.functions.values():
+        for st in walk_stmts(fn.body):
+            if isinstance(st, Assign):
+                root = st.target
+                while isinstance(root, (Index, Member)) and not (isinstance(root, Member) and root.arrow):
+                    root = root.base
+                if isinstance(root, Var) and root.sym.name == sym.name and root.sym.kind == "global":
+                    return f"{fn.name} assigns it"
+            for e in stmt_exprs(st):
+                for n in e.walk():
+                    if isinstance(n, Unary) and n.op == "&" and any(
+                            isinstance(v, Var) and v.sym.name == sym.name for v in n.operand.walk()):
+                        return f"{fn.name} takes its address"
+                    if isinstance(n, Call) and any(isinstance(a, Var) and a.sym.name == sym.name for a in n.args):
+                        return f"{fn.name} passes it to '{n.func}'"
+    return ""
+
+
 def declaration(mod: Module, sym: Symbol | None) -> str:
     """What the output needs of a global or function the vector code names, so that it compiles on its
     own: a static one's definition (copied from the input), a declaration of one with external linkage
@@ -349,6 +405,11 @@ def declaration(mod: Module, sym: Symbol | None) -> str:
         if sym.static and sym.defined_here:
             if sym.init is None:
                 raise error(sym.coord, f"static variable '{sym.name}' has no initializer to copy into the output")
+            why = "" if sym.const or local_static else _written(mod, sym)
+            if why or not sym.const and not local_static and mod.failed:
+                raise error(sym.coord, f"static variable '{sym.name}' is not const and "
+                            f"{why or 'functions expand could not read may write it'}: the output, another file, "
+                            "would read its own copy", "make it const, or give it external linkage (no 'static')")
             q = "static const " if sym.const else "static "
             return f"{q}{cdecl(t, sym.name)} = {cinit(sym.init)};"
         q = "extern const " if sym.const else "extern "

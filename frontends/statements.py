@@ -273,7 +273,8 @@ def array_initializer(co: Coord, sym: Symbol, values: list[Expr | None]) -> list
     elem = t.elem
     out: list[Stmt] = []
     for i in range(t.length):
-        v = values[i] if i < len(values) and values[i] is not None else _zero(elem)
+        v = values[i] if i < len(values) and values[i] is not None else \
+            Aggregate(elem, []) if isinstance(elem, T.Record) else _zero(elem)
         out.append(Assign(co, Index(elem, Var(t, sym), Const(T.INT, i, str(i))), v))
     return out
 
@@ -290,6 +291,12 @@ def aggregate_initializer(co: Coord, sym: Symbol, entries: list[tuple[tuple, Exp
     union as one ``Aggregate`` value (expand/passes/records.py), or a punning union (expand/passes/lower.py) by the
     member it names."""
     t = sym.type
+    if isinstance(t, T.Array) and isinstance(t.elem, T.Record):  # (each element's members, as an Aggregate)
+        items: dict[int, list[tuple[tuple, Expr]]] = {}
+        for path, v in entries:
+            items.setdefault(path[0], []).append((path[1:], v))
+        return array_initializer(co, sym, [Aggregate(t.elem, items[i]) if i in items else None
+                                           for i in range(max(items, default=-1) + 1)])
     if isinstance(t, T.Array):
         values: list[Expr | None] = []
         for path, v in entries:
@@ -311,6 +318,8 @@ def record_declared(co: Coord, sym: Symbol) -> list[Stmt]:
     t = sym.type
     if isinstance(t, T.Record) and not _punnable(t):
         return [Assign(co, Var(t, sym), Aggregate(t, []))]
+    if isinstance(t, T.Array) and isinstance(t.elem, T.Record) and t.length:  # (each element, as one struct)
+        return array_initializer(co, sym, [])
     return []
 
 
@@ -355,7 +364,13 @@ def check_local_array(co: Coord, name: str, t: T.Array) -> None:
     if isinstance(t.elem, T.Array):
         raise error(co, f"local array '{name}' of arrays is not supported",
                     "use a one-dimensional array and compute the index: a[i * n + j]")
-    if not t.elem.is_arith() or isinstance(t.elem, T.Int) and t.elem.is_bool:
+    if isinstance(t.elem, T.Record):
+        from expand.passes.records import record_problem
+        why = record_problem(t.elem)
+        if why:
+            raise error(co, f"local array '{name}' of '{t.elem}' cannot be vectorized: {why}",
+                        "local arrays of structs may hold integers, floating-point values and structs of them")
+    elif not t.elem.is_arith() or isinstance(t.elem, T.Int) and t.elem.is_bool:
         raise error(co, f"local array '{name}' of '{t.elem}' is not supported",
                     "local arrays hold int or floating-point elements")
     if t.length <= 0:

@@ -46,7 +46,7 @@ from expand.ir.nodes import (
 )
 from expand.passes import copyprop
 from expand.passes.canonical_loops import canonicalize_loops
-from expand.passes.lower import lower_function
+from expand.passes.lower import lower_aggregates, lower_function
 from frontends.clang_frontend import read_file_any
 from frontends.pycparser_frontend import read_file
 from predication.single_exit import single_exit
@@ -168,6 +168,7 @@ def cfgs_of(tmp_path: Path, text: str) -> list[CFG]:
     fn = read_file(str(src), text).functions["f"]
     canonicalize_loops(fn)
     lower_function(fn)
+    lower_aggregates(fn)
     single_exit(fn)
     try:
         out = [build_cfg(fn.body)]

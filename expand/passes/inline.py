@@ -10,9 +10,12 @@ from expand.ir import types as T
 from expand.ir.diagnostics import error
 from expand.ir.nodes import (
     Assign,
+    Binary,
     Block,
     Break,
     Call,
+    Cast,
+    Const,
     Continue,
     Expr,
     ExprStmt,
@@ -101,10 +104,13 @@ def inline_call(fn: Function, s: Stmt, call: Call, callee: Function, names: Name
     aliases: dict[Symbol, Expr] = {}
     reassigned = {st.target.sym for st in walk_stmts(callee.body)
                   if isinstance(st, Assign) and isinstance(st.target, Var)}
+    written = {n.operand.sym for a in call.args for n in a.walk()
+               if isinstance(n, Unary) and n.op == "&" and isinstance(n.operand, Var)}  # (the callee may write them)
     for p, a in zip(callee.params, call.args):
         if isinstance(p.type, T.Pointer) and p not in reassigned and (
-                _address_of_variable(a) or isinstance(a, Var) and a.sym.kind == "param"):
-            aliases[p] = a  # (&v, or the caller's own pointer parameter: a gang, or a uniform array)
+                _address_of_variable(a) or isinstance(a, Var) and a.sym.kind == "param"
+                or _address_of_table_element(a, written)):
+            aliases[p] = a  # (&v, &G[i], or the caller's own pointer parameter: a gang, or a uniform array)
     for p in callee.params + callee.locals:
         if p in aliases:
             continue
@@ -138,13 +144,39 @@ def inline_call(fn: Function, s: Stmt, call: Call, callee: Function, names: Name
 
 
 def _address_of_variable(a: Expr) -> bool:
-    """``&v`` or ``&v.f`` of a local variable or parameter: an address that names one place."""
+    """``&v`` or ``&v.f`` of a variable (a local, a parameter, or a file-scope variable such as
+    aobench's ``&AO_PLANE``): an address that names one place."""
     if not (isinstance(a, Unary) and a.op == "&"):
         return False
     e = a.operand
     while isinstance(e, Member) and not e.arrow:
         e = e.base
-    return isinstance(e, Var) and e.sym.kind in ("local", "param")
+    return isinstance(e, Var) and (e.sym.kind in ("local", "param") or e.sym.kind == "global"
+                                    and not isinstance(e.sym.type, T.Array))
+
+
+def _address_of_table_element(a: Expr, written: set[Symbol]) -> bool:
+    """``&G[i]`` of a file-scope array or a uniform pointer parameter at an index computed from
+    constants and locals or parameters the call does not give the callee the address of (aobench's
+    ``&AO_SPHERES[s]``): the callee cannot change ``i``, so ``p->f`` in its body is ``G[i].f`` (a
+    uniform ``i`` stays a uniform read)."""
+    if not (isinstance(a, Unary) and a.op == "&" and isinstance(a.operand, Index)):
+        return False
+    base, i = a.operand.base, a.operand.index
+    if not (isinstance(base, Var) and (base.sym.kind == "global" and isinstance(base.sym.type, T.Array)
+                                       or base.sym.kind == "param" and base.sym.shape == "uniform")):
+        return False
+    for n in i.walk():  # (arithmetic of constants and of locals and parameters the callee cannot write)
+        if isinstance(n, Var):
+            if n.sym.kind not in ("local", "param") or n.sym in written or not n.sym.type.is_arith():
+                return False
+        elif not isinstance(n, (Const, Binary, Cast)):
+            return False
+    return True
+
+
+def _as(e: Expr, t: T.CType) -> Expr:
+    return e if T.strip_spelling(e.type) == T.strip_spelling(t) else Cast(t, e)
 
 
 def copy_stmts(stmts: list[Stmt], symmap: dict[Symbol, Symbol], labels: dict[str, str],
@@ -163,6 +195,11 @@ def copy_stmts(stmts: list[Stmt], symmap: dict[Symbol, Symbol], labels: dict[str
                 return n.operand.operand
             if isinstance(n, Index) and isinstance(n.base, Unary) and n.base.op == "&" and fold_int(n.index) == 0:
                 return n.base.operand
+            if isinstance(n, Index) and isinstance(n.base, Unary) and n.base.op == "&" \
+                    and isinstance(n.base.operand, Index):  # (&G[i])[k]: G[i + k]
+                inner = n.base.operand
+                t = T.usual_arith(inner.index.type, n.index.type)
+                return Index(n.type, inner.base, Binary(t, "+", _as(inner.index, t), _as(n.index, t)))
             if isinstance(n, Member) and n.arrow and isinstance(n.base, Unary) and n.base.op == "&":
                 return Member(n.type, n.base.operand, n.name, False)
             return n

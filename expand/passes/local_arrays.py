@@ -26,6 +26,7 @@ from expand.ir.nodes import (
     ExprStmt,
     Function,
     Index,
+    Member,
     NameMaker,
     Stmt,
     Symbol,
@@ -40,12 +41,14 @@ from expand.ir.visitor import rewrite_nested
 from expand.passes.fold import fold_expr, fold_int
 
 
-def local_arrays(fn: Function) -> None:
-    """Rewrite ``fn``'s local arrays in place (see the module docstring)."""
-    if not any(is_local_array(s) for s in fn.locals):
+def local_arrays(fn: Function, structs: bool = False) -> None:
+    """Rewrite ``fn``'s local arrays in place (see the module docstring); ``structs``: only the
+    arrays of structs (expand/passes/lower.py's ``lower_aggregates``, before structs are split)."""
+    arrays = [s for s in fn.locals if is_local_array(s) and (not structs or isinstance(s.type.elem, T.Record))]
+    if not arrays:
         return
-    _forward_pointers(fn)
-    for arr in [s for s in fn.locals if is_local_array(s)]:
+    _forward_pointers(fn, set(arrays))
+    for arr in arrays:
         _check_uses(fn, arr)
         if _constant_only(fn, arr):
             _scalarize(fn, arr)
@@ -65,14 +68,14 @@ def _address(e: Expr) -> tuple[Symbol, Expr] | None:
     return None
 
 
-def _forward_pointers(fn: Function) -> None:
+def _forward_pointers(fn: Function, arrays: set[Symbol]) -> None:
     defs: dict[Symbol, list[Assign]] = {}
     for s in walk_stmts(fn.body):
         if isinstance(s, Assign) and isinstance(s.target, Var) and isinstance(s.target.sym.type, T.Pointer):
             defs.setdefault(s.target.sym, []).append(s)
     forward: dict[Symbol, tuple[Symbol, Expr]] = {}
     for p, ds in defs.items():
-        addrs = [_address(d.value) for d in ds]
+        addrs = [a if a and a[0] in arrays else None for a in (_address(d.value) for d in ds)]
         if not any(addrs):
             continue
         arr = next(a for a in addrs if a)[0]
@@ -99,6 +102,9 @@ def _forward_pointers(fn: Function) -> None:
         if isinstance(n, Unary) and n.op == "*" and isinstance(n.operand, Var) and n.operand.sym in forward:
             arr, off = forward[n.operand.sym]
             return Index(n.type, Var(arr.type, arr), off)
+        if isinstance(n, Member) and n.arrow and isinstance(n.base, Var) and n.base.sym in forward:  # p->x
+            arr, off = forward[n.base.sym]
+            return Member(n.type, Index(arr.type.elem, Var(arr.type, arr), off), n.name, False)
         if isinstance(n, Var) and n.sym in forward:
             arr, off = forward[n.sym]
             if fold_int(off) == 0:

@@ -1,6 +1,8 @@
 """Expression lowering: type punning becomes BitCast, effects leave expressions.
 
-After this pass:
+After this pass and ``lower_aggregates`` (which runs once helpers are inlined):
+* a local array of structs read at constant indexes is one struct per element (expand/passes/local_arrays.py);
+* a local struct used member by member is one variable per member (expand/passes/struct_fields.py);
 * every other local struct or union, and every compound literal, is words of bits (expand/passes/records.py);
 * a local union whose members are same-size scalars is one scalar variable; reading another
   member is a ``BitCast`` (free in a vector register), and ``*(T *)&x`` is a ``BitCast`` too;
@@ -36,17 +38,19 @@ from expand.ir.nodes import (
     Symbol,
     Unary,
     Var,
+    is_local_array,
     map_expr,
     map_stmt_exprs,
     walk_stmts,
 )
 from expand.ir.types import punnable
+from expand.passes.local_arrays import local_arrays
 from expand.passes.records import lower_records
+from expand.passes.struct_fields import split_structs
 
 
 def lower_function(fn: Function) -> None:
-    lower_records(fn)
-    scalarize_unions(fn)
+    """Effects out of expressions (before inlining; ``lower_aggregates`` runs after it)."""
     names = NameMaker(fn)
     fn.body = lower_stmts(fn.body, fn, names)
 
@@ -73,6 +77,19 @@ def gang_subscripts(fn: Function) -> None:
 
 
 # ------------------------------------------------------------------ punning
+
+
+def lower_aggregates(fn: Function) -> None:
+    """Local structs and unions as scalars or words, once helpers are inlined (a helper's struct
+    parameters, returns and pointers to the caller's structs are then plain locals of ``fn``)."""
+    local_arrays(fn, structs=True)
+    for s in fn.locals:
+        if is_local_array(s) and isinstance(s.type.elem, T.Record):
+            raise error(s.coord, f"local array '{s.name}' of structs is indexed by a value that is not a constant",
+                        "index it with constants, or keep one local array per member")
+    split_structs(fn)
+    lower_records(fn)
+    scalarize_unions(fn)
 
 
 def scalarize_unions(fn: Function) -> None:

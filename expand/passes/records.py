@@ -1,4 +1,5 @@
-"""Local structs and unions as their bits: glibc's ``ieee_double_shape_type`` (EXTRACT_WORDS,
+"""Local structs and unions as their bits (those expand/passes/struct_fields.py does not split into
+members): glibc's ``ieee_double_shape_type`` (EXTRACT_WORDS,
 INSERT_WORDS, SET_LOW_WORD, ...), structs nested in unions, and compound literals such as
 ``asuint``'s ``((union {float _f; uint32_t _i;}){f})._i``.
 
