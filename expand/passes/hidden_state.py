@@ -142,17 +142,17 @@ def classify(func: str, args: list[Expr], mod: Module, fn: Function | None, stat
         return ("hidden", *HIDDEN[name])
     if name in EXPLICIT:
         i = EXPLICIT[name]
-        shared = _shared(args[i], fn) if fn is not None and i < len(args) else None
-        if shared is None:
+        shared = _shared(args[i], fn) if fn is not None and i < len(args) else ""
+        if not shared:
             return None
-        return ("shared", f"its state, passed as its argument {i + 1}, is {shared}: every instance's calls "
-                "advance the one state", "give each instance its own state (a local variable, or a varying "
-                "pointer parameter: one element per instance)")
+        return ("shared", f"its state, argument {i + 1}, is {shared}, which every instance shares",
+                "give each instance its own state (a local variable, or a varying pointer parameter: one element "
+                "per instance)")
     if name != func or only_errno(func) or _libm_internal(func) or name in STATELESS or mod.effects.get(func):
         return None  # (a GCC builtin, libm, or declared const or pure)
     defined = mod.functions.get(func)
-    if defined is not None and func not in seen:
-        return _defined(defined, mod, stateless, seen | {func})
+    if defined is not None:  # (one already being looked into: what it does is found there)
+        return None if func in seen else _defined(defined, mod, stateless, seen | {func})
     return ("unknown", "expand cannot see its definition",
             f"if its result depends only on its arguments, declare it __attribute__ ((const)) (or ((pure)) when "
             f"it reads memory but writes none), or name it with --stateless {func}; otherwise give each "
@@ -197,14 +197,14 @@ def _defined(fn: Function, mod: Module, stateless: Collection[str], seen: frozen
 
 
 def _shared(arg: Expr, fn: Function) -> str:
-    """What makes the memory pointer ``arg`` points to every instance's ("" when it is each instance's own):
-    a uniform pointer parameter, or a global, reached through locals assigned from them (inlined helpers'
-    parameters)."""
+    """What makes the memory pointer ``arg`` points to every instance's: a uniform pointer parameter or a
+    global, reached through pointer locals assigned from them (inlined helpers' parameters). "" when it is
+    each instance's own (a local, a varying pointer), or may be (an index that may differ per instance)."""
     defs: dict[object, list[Expr]] = {}
     for s in walk_stmts(fn.body):
         if isinstance(s, Assign) and isinstance(s.target, Var):
             defs.setdefault(s.target.sym, []).append(s.value)
-    todo, seen = [arg], set()
+    todo, seen, found = [arg], set(), ""
     while todo:
         e = todo.pop()
         for n in e.walk():
@@ -212,13 +212,16 @@ def _shared(arg: Expr, fn: Function) -> str:
                 continue
             seen.add(n.sym)
             sym = n.sym
-            if sym.kind == "param" and sym.shape == "uniform" and isinstance(n.type, T.Pointer):
-                return f"memory every instance shares (uniform pointer '{sym.name}')"
-            if sym.kind == "global" and not sym.const:
-                return f"memory every instance shares (global '{sym.name}')"
-            if sym.kind == "local":
+            if not isinstance(n.type, (T.Pointer, T.Array)):
+                if not (sym.kind == "param" and sym.shape == "uniform" or sym.kind == "global" and sym.const):
+                    return ""  # (an offset, or a local whose address it is)
+            elif sym.kind == "param" and sym.shape == "uniform":
+                found = found or f"the uniform pointer '{sym.name}'"
+            elif sym.kind == "global" and not sym.const:
+                found = found or f"the global '{sym.name}'"
+            elif sym.kind == "local":
                 todo.extend(defs.get(sym, []))
-    return ""
+    return found
 
 
 def hidden_state(fn: Function, mod: Module, expandable: Collection[str] = (),
