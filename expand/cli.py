@@ -74,6 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="functions to expand (default: every function with external linkage in the file)")
     p.add_argument("--expandable", action="append", metavar="NAME,...",
                    help="callees that have vector versions (called as PREFIX+NAME with vector arguments)")
+    p.add_argument("--stateless", action="append", metavar="NAME,...",
+                   help="functions whose results depend only on their arguments (no hidden state between calls): "
+                        "no warning for calling them once per lane in another order than the scalar calls")
     p.add_argument("--uniform", action="append", metavar="PARAM,...",
                    help="parameters with one value for every lane (scalar in the vector signature)")
     p.add_argument("--linear", action="append", metavar="PARAM,...",
@@ -381,7 +384,10 @@ def expand_input(args: argparse.Namespace, path: str, data: bytes, dots: list[st
                                    **{n: "linear" for n in _split(args.linear)}},
                            dot=dots, boscc=args.boscc, abi=args.abi, wrapper=args.wrapper, vector_math=vector_math,
                            gathers=None if args.gathers is None else args.gathers == "on",
+                           stateless=set(_split(args.stateless)),
                            command="expand " + shlex.join(args.argv) if args.argv else "")
+    for w in result.warnings:
+        print(w.render(), file=sys.stderr)
     return result, isa, vector_math
 
 
@@ -429,7 +435,7 @@ def verify_result(result, path: str, args, isa, vector_math=None) -> int:
                          undefs=args.undef, link_files=link_files, libs=libs, constants=f.constants,
                          n_random=args.random, scalar_static=f.static, nan_bits=args.strict_nan,
                          bounds=bounds, global_vars=[(g.name, g.type) for g in f.globals],
-                         timeout=args.verify_timeout or VERIFY_TIMEOUT,
+                         timeout=args.verify_timeout or VERIFY_TIMEOUT, hidden_state=f.hidden_state,
                          **({"ulp_bound": ulp_bound} if ulp_bound is not None else {}))
         except ValueError as exc:  # (--range on a parameter verify cannot bound)
             if not str(exc).startswith("bounds:"):

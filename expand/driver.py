@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 import gc
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -19,7 +19,7 @@ from expand.analysis.shared_stores import check_shared_stores
 from expand.analysis.trip_inputs import trip_params
 from expand.ir import types as T
 from expand.ir.cprint import cdecl, cinit
-from expand.ir.diagnostics import Remark, error
+from expand.ir.diagnostics import ExpandWarning, Remark, error
 from expand.ir.libc import ERRNO
 from expand.ir.nodes import (
     MASK,
@@ -46,6 +46,7 @@ from expand.passes.copyprop import fold_temporaries
 from expand.passes.dce import eliminate_dead
 from expand.passes.fold import fold_constants
 from expand.passes.global_writes import canonical_errno, track_globals
+from expand.passes.hidden_state import hidden_state, verify_note, warnings
 from expand.passes.inline import inline_module
 from expand.passes.local_arrays import local_arrays
 from expand.passes.lower import gang_subscripts, lower_aggregates, lower_function
@@ -79,6 +80,8 @@ class Expanded:
     globals: list[Symbol] = field(default_factory=list)
     #: integer parameters a loop's trip count depends on (expand/analysis/trip_inputs.py: --verify bounds them)
     trip_params: list[str] = field(default_factory=list)
+    #: what --verify adds to mismatches when it calls functions with hidden state (expand/passes/hidden_state.py)
+    hidden_state: str = ""
 
 
 @dataclass
@@ -86,6 +89,7 @@ class Result:
     text: str
     functions: list[Expanded]
     remarks: list[Remark] = field(default_factory=list)  # (--remarks), in source order
+    warnings: list[ExpandWarning] = field(default_factory=list)  # (always printed), in source order
 
 
 #: Whether table reads at varying indexes use the ISA's gather instructions (AVX2, AVX-512) unless the
@@ -180,13 +184,14 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
                   prefix: str = "_Exp_", command: str = "", shapes: dict[str, str] | None = None,
                   dot: list[str] | None = None, boscc: str = "auto", abi: bool = False,
                   wrapper: str | None = None, vector_math: VectorMath | None = None,
-                  gathers: bool | None = None) -> Result:
+                  gathers: bool | None = None, stateless: Collection[str] = ()) -> Result:
     """Expand ``functions`` (default: every external one); ``shapes`` maps parameter names to
     "uniform" or "linear" (as ``--uniform``/``--linear``; ``#pragma omp declare simd`` also does).
     ``abi``/``wrapper`` add vector function ABI entry points / ``NAME_array`` wrappers (expand/abi.py),
     which need each function's masked core too; with ``abi`` the cores are ``static``.
     ``vector_math`` (an ``expand.vecmath.VectorMath``): libm calls become calls of its vector versions.
-    ``gathers``: table reads at varying indexes use the ISA's gather instructions (None: ``GATHERS``)."""
+    ``gathers``: table reads at varying indexes use the ISA's gather instructions (None: ``GATHERS``).
+    ``stateless``: functions taken to keep no hidden state (``--stateless``: no warning for their calls)."""
     roots = select_functions(mod, functions)
     for name in roots:
         for p in mod.functions[name].params:
@@ -205,10 +210,13 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
     bodies: list[str] = []
     expanded: list[Expanded] = []
     remarks: list[Remark] = []
+    warned: list[ExpandWarning] = []
     globals_used: dict[str, Symbol | None] = {}  # globals and per-lane called functions the output names
     for name in roots:
         fn = mod.functions[name]
         lower_aggregates(fn)
+        hidden = hidden_state(fn, mod, expandable, stateless)
+        warned += warnings(hidden, isa.lanes)
         trips = trip_params(fn)
         gang_subscripts(fn)
         track_globals(fn, mod, expandable)
@@ -221,7 +229,8 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         masked = copy.deepcopy(fn) if abi or wrapper else None
         vname = f"{prefix}{name}"
         e = Expanded(name, vname, fn.params, fn.ret, consts, fn.coord, effects=abi_mod.effects(fn), static=fn.static,
-                     globals=[g for g in fn.tracked if g.name != ERRNO], trip_params=trips)
+                     globals=[g for g in fn.tracked if g.name != ERRNO], trip_params=trips,
+                     hidden_state=verify_note(hidden))
         bodies.append(("static inline " if abi else "") + vectorize(
             fn, isa, vname, prefix, expandable, boscc, globals_used, dot, remarks=remarks))
         if masked is not None:
@@ -264,7 +273,10 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         parts.append(prelude.rstrip() + "\n")
     text = "\n".join(parts) + "\n" + "\n\n".join(bodies)
     unique = {r.key(): r for r in remarks}
-    return Result(text, expanded, [unique[k] for k in sorted(unique)])
+    once: dict[tuple, ExpandWarning] = {}  # (one per call: a helper inlined twice, or into two functions)
+    for w in warned:
+        once.setdefault(w.key()[:3] if w.coord else w.key(), w)
+    return Result(text, expanded, [unique[k] for k in sorted(unique)], sorted(once.values(), key=ExpandWarning.key))
 
 
 def vectorize(fn: Function, isa, vname: str, prefix: str, expandable: set[str], boscc: str,

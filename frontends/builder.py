@@ -161,6 +161,7 @@ class Builder(ABC):
         self.simd: dict[str, dict[str, str]] = {}
         self.local_statics: list[Symbol] = []  # function-local statics, file-scope symbols (name_local_statics)
         self.assumptions: dict[str, str] = {}  # function -> what its output assumes (frontends/fenv.py)
+        self.effects: dict[str, str] = {}  # function -> "const" | "pure", as its declarations say (Module.effects)
         # Side effects inside expressions (``a = b = c``, ``x++``, ``(e1, e2)``, ``({ ... })``): the
         # statements that run before the statement being read (None: none allowed here), and how deep
         # the expression is in operands evaluated only sometimes (&&, ||, ?:) or never (sizeof, typeof).
@@ -230,7 +231,15 @@ class Builder(ABC):
         mod = Module(self.path, self.source.splitlines(), self.functions, self.globals, prologue, self.templates,
                      {n: a for n, a in self.assumptions.items() if n in self.functions}, dict(self.failed))
         name_local_statics(mod, self.local_statics)
+        mod.effects = dict(self.effects)
         return mod
+
+    def declare_effects(self, name: str, attributes: list[str]) -> None:
+        """Note what the attributes of a declaration of function ``name`` say of its side effects:
+        ``const`` or ``pure`` (``__const__`` too); ``const`` wins, as it says more."""
+        said = {a.strip("_") for a in attributes} & {"const", "pure"}
+        if said:
+            self.effects[name] = "const" if "const" in said or self.effects.get(name) == "const" else "pure"
 
     def assume(self, text: str) -> None:
         """Add ``text`` to what the current function's output assumes (printed in its header)."""

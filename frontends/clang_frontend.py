@@ -92,6 +92,8 @@ _UNARY_KINDS = {1: "p++", 2: "p--", 3: "++", 4: "--", 5: "&", 6: "*", 7: "+", 8:
                 11: "__real", 12: "__imag", 13: "__extension__"}
 _BINARY_KINDS: dict[int, str] = {}
 _CXTYPE_ATTRIBUTED = 163
+#: the attribute cursors of a function declaration that say it has no side effects (Module.effects)
+_EFFECT_ATTRS = {"CONST_ATTR": "const", "PURE_ATTR": "pure"}
 _lib = None
 
 
@@ -715,6 +717,9 @@ class ClangReader(Builder):
                 raise error(self.coord(c), "top-level inline assembly is not supported")
 
     def declare_global(self, d, defined: bool) -> None:
+        if d.kind == self.K.FUNCTION_DECL:
+            self.declare_effects(d.spelling, [_EFFECT_ATTRS[c.kind.name] for c in d.get_children()
+                                              if c.kind.name in _EFFECT_ATTRS])
         quals = self.spec(d)[1]
         if self.new_global(d.spelling, self.decl_coord(d), d.storage_class == ci.StorageClass.STATIC,
                            "const" in quals, "volatile" in quals, defined, d.kind == self.K.FUNCTION_DECL):

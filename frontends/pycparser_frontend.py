@@ -325,6 +325,8 @@ class Reader(Builder):
                 pass
             return
         self.global_nodes[d.name] = d
+        if isinstance(d.type, ext_c_ast.FuncDeclExt):
+            self.declare_effects(d.name, _attribute_names(d))
         quals = list(d.quals or [])
         sym = self.new_global(d.name, self.coord(d), "static" in list(d.storage or []), "const" in quals,
                               "volatile" in quals, defined, isinstance(d.type, (c_ast.FuncDecl, ext_c_ast.FuncDeclExt)))
@@ -1080,6 +1082,20 @@ def _attribute_args(node, name: str) -> list | None:
         if isinstance(a, c_ast.FuncCall) and isinstance(a.name, c_ast.ID) and a.name.name.strip("_") == name:
             return list(a.args.exprs) if a.args is not None else []
     return None
+
+
+def _attribute_names(d: c_ast.Decl) -> list[str]:
+    """The names of the ``__attribute__`` s pycparserext kept on function declaration ``d``: after its
+    declarator (on its type) and before it (its function specifiers)."""
+    lists = [getattr(d.type, "attributes", None)]
+    lists += [getattr(f, "exprlist", None) for f in d.funcspec or []]
+    out = []
+    for lst in lists:
+        for a in getattr(lst, "exprs", None) or []:
+            ident = a.name if isinstance(a, c_ast.FuncCall) else a
+            if isinstance(ident, c_ast.ID):
+                out.append(ident.name)
+    return out
 
 
 def _has_attribute(node, name: str) -> bool:

@@ -877,7 +877,7 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
            ulp_bound: int | None = None, cflags: Sequence[str] = (),
            scalar_cflags: Sequence[str] = (), scalar_static: bool = False,
            bounds: dict[str, tuple[int, int]] | None = None, global_vars: Sequence[tuple[str, CType]] = (),
-           errno: bool | None = None, timeout: float = VERIFY_TIMEOUT) -> VerifyReport:
+           errno: bool | None = None, timeout: float = VERIFY_TIMEOUT, hidden_state: str = "") -> VerifyReport:
     """Compare ``scalar_name`` (from ``scalar_sources``) with ``vector_name`` (in ``vector_c``) bit for bit.
 
     ``call_log``: also compare the calls recorded with ``vfy_log_record`` (see the module docstring);
@@ -904,6 +904,8 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
     ``trip_bounds`` adds the defaults for trip counts).
     ``timeout``: seconds the harness may run; past them it stops (an alarm in the harness) and the
     verdict is "timeout", naming the inputs it was running and their values (nothing is verified).
+    ``hidden_state``: what the summary adds to mismatches when the function calls functions with hidden state
+    (expand/passes/hidden_state.py: the order of those calls, or the state the scalar calls moved on).
     ``errno`` (default: on, except in ULP mode, whose libraries set no errno) and ``global_vars`` (name, type:
     global variables the function assigns): each gang's scalar calls and its vector call start with the
     same value there (a pattern that differs per gang) and must leave the same value, what the scalar
@@ -1076,6 +1078,8 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
                             " the scalar code's result is not defined there, so neither is a match")
                 details = "\n".join(f"input {k}: {f}:{line}: {what}" for k, f, line, what in ub) + "\n" + details
                 verdict = "scalar-ub"
+            elif hidden_state:
+                summary += f"; {hidden_state}"
         if keep_dir:
             details = (details + "\n" if details else "") + f"files kept in {wd}"
         return VerifyReport(mism == 0 and p.returncode == 0, inputs, n_edge, n_rand, mism, summary,

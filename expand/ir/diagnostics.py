@@ -45,6 +45,24 @@ class Remark:
         return (c.file, c.line, c.col, self.kind, self.message) if c else ("", 0, 0, self.kind, self.message)
 
 
+class ExpandWarning:
+    """A ``file:line:col: warning: ...`` line (and its ``note:``) on standard error: expand made the code its
+    model says, but it may not do what the scalar code does (a call with hidden state: expand/passes/
+    hidden_state.py). The exit status stays 0."""
+
+    def __init__(self, coord: Coord | None, message: str, hint: str = "") -> None:
+        self.coord = coord
+        self.message = message
+        self.hint = hint
+
+    def render(self) -> str:
+        where = f"{self.coord}: " if self.coord else "expand: "
+        return f"{where}warning: {self.message}" + (f"\n{where}note: {self.hint}" if self.hint else "")
+
+    def key(self) -> tuple:
+        c = self.coord
+        return (c.file, c.line, c.col, self.message) if c else ("", 0, 0, self.message)
+
 
 def nesting_error(exc: RecursionError, path: str) -> ExpandError:
     """The diagnostic for code nested too deeply for a pass's recursion: placed at the innermost

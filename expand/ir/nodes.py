@@ -388,6 +388,9 @@ class Module:
     #: its ``ExpandError``, raised only when an expanded function needs the body (expand/driver.py), so a
     #: helper nothing calls stops nothing
     failed: dict[str, Exception] = field(default_factory=dict)
+    #: functions a declaration says have no side effects (``__attribute__ ((const))`` or ``((pure))`` on
+    #: any declaration of theirs, the user's or a header's): name -> "const" or "pure"
+    effects: dict[str, str] = field(default_factory=dict)
 
     def own(self, file: str | None) -> bool:
         """``file`` is the user's file or one of its templates."""

@@ -238,7 +238,7 @@ def _stmt_lists(stmts: list[Stmt], f) -> list[Stmt]:
     return out
 
 
-def _calls(fn: Function) -> list[tuple[Call, bool]]:
+def calls_with_loops(fn: Function) -> list[tuple[Call, bool]]:
     """The calls ``fn`` makes (not expand's own), each with whether it is inside a loop."""
     out: list[tuple[Call, bool]] = []
 
@@ -294,7 +294,7 @@ def track_globals(fn: Function, mod: Module, expandable: Collection[str] = ()) -
     errno = mod.globals.get(ERRNO)
     direct = [s for s in walk_stmts(fn.body) if isinstance(s, ExprStmt) and isinstance(s.expr, Call)
               and s.expr.func in PSEUDO and (s.expr.func == MATH_ERRNO or s.expr.args[0].sym is errno)]
-    calls = _calls(fn)
+    calls = calls_with_loops(fn)
     # (--expandable functions run on every lane, outside this tracking: taken to set no errno)
     setters = [(c, loop) for c, loop in calls if may_set_errno(c.func) and c.func not in expandable]
     errno_tracked = bool(direct) or len(setters) >= 2 or any(loop for _, loop in setters)
