@@ -328,7 +328,7 @@ def local_record_check(co: Coord, name: str, t: T.Record, target: T.Target) -> N
     if _punnable(t):
         return
     from expand.passes.records import record_problem
-    why = record_problem(t, target.big_endian)
+    why = record_problem(t, target.big_endian, layout=False)
     if why:
         raise error(co, f"local {'union' if t.is_union else 'struct'} '{name}' cannot be vectorized: {why}",
                     "expand's targets are little-endian" if target.big_endian else
@@ -341,7 +341,7 @@ def compound_literal(co: Coord, t: T.CType, entries: list[tuple[tuple, Expr]], t
     ``Aggregate`` (expand/passes/records.py)."""
     if isinstance(t, T.Record):
         from expand.passes.records import record_problem
-        why = "" if _punnable(t) else record_problem(t, target.big_endian)
+        why = "" if _punnable(t) else record_problem(t, target.big_endian, layout=False)
         if why:
             raise error(co, f"this compound literal cannot be vectorized: {why}")
         return Aggregate(t, entries)
@@ -366,7 +366,7 @@ def check_local_array(co: Coord, name: str, t: T.Array) -> None:
                     "use a one-dimensional array and compute the index: a[i * n + j]")
     if isinstance(t.elem, T.Record):
         from expand.passes.records import record_problem
-        why = record_problem(t.elem)
+        why = record_problem(t.elem, layout=False)
         if why:
             raise error(co, f"local array '{name}' of '{t.elem}' cannot be vectorized: {why}",
                         "local arrays of structs may hold integers, floating-point values and structs of them")

@@ -369,10 +369,11 @@ REFUSED = {
     "pointer_member": ("struct s { int a; int *p; };\nint f(int x)\n{\n    struct s v;\n    v.a = x;\n"
                        "    return v.a;\n}\n",
                        r"4:14: error: local struct 'v' cannot be vectorized: its member 'p' has type 'int \*'"),
-    "packed": ("struct __attribute__((packed)) s { char c; int a; };\nint f(int x)\n{\n    struct s v;\n"
+    # (with an array member: a struct of scalars is split into its members, whatever its layout: test_structs.py)
+    "packed": ("struct __attribute__((packed)) s { char c[3]; int a; };\nint f(int x)\n{\n    struct s v;\n"
                "    v.a = x;\n    return v.a;\n}\n",
                r"4:14: error: local struct 'v' cannot be vectorized: .*(attribute|layout)"),
-    "trailing_packed": ("typedef struct { char c; double a; } __attribute__((packed)) P;\n"
+    "trailing_packed": ("typedef struct { char c[2]; double a; } __attribute__((packed)) P;\n"
                         "double f(double x)\n{\n    P v;\n    v.a = x;\n    return v.a;\n}\n",
                         r"4:7: error: local struct 'v' cannot be vectorized: .*(attribute|layout)"),
     # (a struct copied from memory is one copy per member: tests/test_structs.py; a union's bytes are not)

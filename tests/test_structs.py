@@ -165,8 +165,23 @@ float f(const float *balls, float a, int i)
 }
 """
 
+#: ispc's float3 is 16-byte aligned; a packed struct: a struct split into its members has no layout
+ALIGNED = """typedef struct { float x, y, z; } __attribute__((aligned(16))) float3;
+typedef struct __attribute__((packed)) { char tag; double w; } packed_t;
+static float3 add3(float3 a, float3 b) { float3 r = {a.x + b.x, a.y + b.y, a.z + b.z}; return r; }
+double f(float x, double y)
+{
+    float3 o = {x, 2.0f * x, 0.5f};
+    float3 d = add3(o, o);
+    packed_t p = {1, y};
+    if (x > 1.0f)
+        p.w = d.y + p.tag;
+    return p.w + d.x * o.z;
+}
+"""
+
 CASES = {"sphere": SPHERE, "basis": BASIS, "loop": LOOP, "ts64": TS64, "global": GLOBAL, "written": WRITTEN,
-         "spheres_loop": SPHERES_LOOP, "const_pointer": CONST_POINTER}
+         "spheres_loop": SPHERES_LOOP, "const_pointer": CONST_POINTER, "aligned": ALIGNED}
 UNIFORM = {"const_pointer": ["balls"]}
 BOUNDS = {"sphere": {"k": (-8, 8)}, "loop": {"m": (-2, 12)}, "written": {"i": (-8, 8)}, "spheres_loop": {"k": (-8, 8)},
           "const_pointer": {"i": (-64, 64)}}

@@ -71,36 +71,38 @@ from expand.passes.fold import fold_int
 MAX_ALTERNATIVES = 16
 
 
-def leaf_problem(t: T.CType, where: str = "") -> str:
+def leaf_problem(t: T.CType, where: str = "", layout: bool = True) -> str:
     """Why a value of type ``t`` cannot be held as bits ("" when it can): integers, floating-point
-    values, and arrays, structs and unions of them."""
+    values, and arrays, structs and unions of them (``layout`` False: whatever their layout, which
+    matters only for the bits, not for a struct split into its members: expand/passes/struct_fields.py)."""
     if isinstance(t, (T.Int, T.Float)):
         return ""
     if isinstance(t, T.Array):
         if not t.length:
             return f"its member '{where}' is an array without a size" if where else "it has no size"
-        return leaf_problem(t.elem, where)
+        return leaf_problem(t.elem, where, layout)
     if isinstance(t, T.Record):
         kind = "union" if t.is_union else "struct"
         if not t.complete:
             return f"{kind} '{t.spelling or kind}' is incomplete"
-        if t.layout_problem:
+        if t.layout_problem and layout:
             return t.layout_problem
         if not t.fields:
             return f"{kind} '{t.spelling or kind}' has no members"
         for name, ft in t.fields:
-            why = leaf_problem(ft, f"{where}.{name}" if where else name)
+            why = leaf_problem(ft, f"{where}.{name}" if where else name, layout)
             if why:
                 return why
         return ""
     return f"its member '{where}' has type '{t}'" if where else f"it has type '{t}'"
 
 
-def record_problem(t: T.Record, big_endian: bool = False) -> str:
-    """Why a local (or compound literal) of record type ``t`` cannot be held as its bits, "" if it can."""
+def record_problem(t: T.Record, big_endian: bool = False, layout: bool = True) -> str:
+    """Why a local (or compound literal) of record type ``t`` cannot be held as its bits, "" if it can
+    (``layout`` False: the frontends' check, before struct_fields.py splits what it can)."""
     if big_endian:
         return "the target is big-endian (expand lays structs and unions out little-endian)"
-    return leaf_problem(t)
+    return leaf_problem(t, layout=layout)
 
 
 def _max_leaf(t: T.CType) -> int:
