@@ -180,11 +180,42 @@ double f(float x, double y)
 }
 """
 
+#: the ray tracer's ray: an array member, written at constants and read at an index that differs
+#: per lane (``r->dirIsNeg[node->splitAxis]``), and an element written at such an index
+ARRAY_MEMBER = """typedef struct { float x, y, z; } float3;
+typedef struct { float3 origin, dir; unsigned int dirIsNeg[3]; float w[2][2]; float maxt; } Ray;
+static const int AXIS[4] = {2, 0, 1, 2};
+static void make(Ray *ray, float x, float y)
+{
+    ray->dir.x = x; ray->dir.y = y; ray->dir.z = -1.0f;
+    ray->origin = ray->dir;
+    ray->dirIsNeg[0] = (ray->dir.x < 0) ? 1 : 0;
+    ray->dirIsNeg[1] = (ray->dir.y < 0) ? 1 : 0;
+    ray->dirIsNeg[2] = 1;
+    ray->w[0][0] = x; ray->w[0][1] = y; ray->w[1][0] = 0.5f; ray->w[1][1] = 2.0f;
+    ray->maxt = 1e30f;
+}
+float f(float x, float y, int k)
+{
+    Ray ray;
+    make(&ray, x, y);
+    Ray copy = ray;
+    int axis = AXIS[k & 3];
+    if (copy.dirIsNeg[axis])
+        copy.maxt = copy.w[axis & 1][(k >> 2) & 1];
+    copy.w[k & 1][1] = y * 3.0f;
+    copy.dirIsNeg[(k + 1) % 3] = 7;
+    return copy.maxt + copy.w[0][1] + copy.w[1][1]
+           + (float)(copy.dirIsNeg[0] + 2 * copy.dirIsNeg[1] + 4 * copy.dirIsNeg[2]);
+}
+"""
+
 CASES = {"sphere": SPHERE, "basis": BASIS, "loop": LOOP, "ts64": TS64, "global": GLOBAL, "written": WRITTEN,
-         "spheres_loop": SPHERES_LOOP, "const_pointer": CONST_POINTER, "aligned": ALIGNED}
+         "spheres_loop": SPHERES_LOOP, "const_pointer": CONST_POINTER, "aligned": ALIGNED,
+         "array_member": ARRAY_MEMBER}
 UNIFORM = {"const_pointer": ["balls"]}
 BOUNDS = {"sphere": {"k": (-8, 8)}, "loop": {"m": (-2, 12)}, "written": {"i": (-8, 8)}, "spheres_loop": {"k": (-8, 8)},
-          "const_pointer": {"i": (-64, 64)}}
+          "const_pointer": {"i": (-64, 64)}, "array_member": {"k": (-16, 16)}}
 COMPANION = {"global": "struct s { int a; int b; };\nconst struct s g = {7, -3};\n"}
 
 
@@ -211,6 +242,10 @@ def test_members_are_variables_named_after_them(tmp_path: Path) -> None:
     for name in ("r_org_x", "r_dir_z"):
         assert re.search(rf"\bfloat {name};", body), name
     assert "_w0" not in body and "_w1" not in body
+    _, _, res = expand_source(tmp_path, "array_member", ARRAY_MEMBER, "avx2")
+    body = res.text[res.text.index("_Exp_f("):]
+    for name in ("copy_dirIsNeg_2", "copy_w_1_0", "copy_maxt"):  # (copy.w[1][0] is the same in every lane)
+        assert re.search(rf"\b(__m256i?|float) {name};", body), name
     assert not re.search(r"\bis_t = _mm256_set1_ps\(0\.0f\);", body)  # (isect is; then is.t = 1.0e17f)
 
 

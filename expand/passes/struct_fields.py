@@ -5,9 +5,13 @@ Runs once static helpers are inlined (expand/passes/inline.py), so that a helper
 and its struct result are plain locals of the caller, and a pointer to the caller's struct
 (``ray_sphere_intersect(&is, &r, ...)``) is the struct itself. A local struct is split when
 
-* its type is a struct (not a union) whose members are integers, floating-point values or structs
-  of those, at any depth (no arrays, no unions: those keep their bytes, expand/passes/records.py);
-* every use names a scalar member (``r.org.x``, read or written), or copies the whole struct or a
+* its type is a struct (not a union) whose members are integers, floating-point values, structs
+  and arrays of those, at any depth, at most ``MAX_LEAVES`` scalars in all (unions keep their
+  bytes: expand/passes/records.py);
+* every use names a scalar member (``r.org.x``, ``r.dirIsNeg[1]``: one variable, ``r_dirIsNeg_1``;
+  ``r.dirIsNeg[axis]`` at an index that is not a constant: a select among the elements, and a store
+  there is a store to each element the index may name, kept where the index is another), or
+  copies the whole struct or a
   struct member: ``a = b``, ``r.dir = v``, a declaration or brace initializer (``ir.Aggregate``: the
   members it names, zero elsewhere, as records.py), a struct read from memory (``s = tab[i]``,
   ``v = p->center``) or written to it (``*out = s``).
@@ -23,6 +27,8 @@ from expand.ir import types as T
 from expand.ir.nodes import (
     Aggregate,
     Assign,
+    Binary,
+    Cond,
     Const,
     Expr,
     Function,
@@ -40,8 +46,13 @@ from expand.ir.nodes import (
     walk_stmts,
 )
 from expand.ir.visitor import rewrite_nested
+from expand.passes.fold import fold_int
 
-Path = tuple[str, ...]
+Path = tuple[str | int, ...]  # member names and constant array indexes, from the struct
+Step = str | Expr  # a member name, or an array index (an expression) in an access
+
+#: the most scalars a split struct may have (each is a variable)
+MAX_LEAVES = 64
 
 
 def split_structs(fn: Function) -> None:
@@ -56,17 +67,20 @@ def split_structs(fn: Function) -> None:
     names = NameMaker(fn)
     fields: dict[tuple[Symbol, Path], Symbol] = {}
     for sym in [s for s in fn.locals if s in candidates]:
-        new = [Symbol(names.fresh("_".join((sym.name, *path))), t, "local", sym.coord, temp=sym.temp)
+        new = [Symbol(names.fresh("_".join((sym.name, *map(str, path)))), t, "local", sym.coord, temp=sym.temp)
                for path, t in leaves(sym.type)]
         for (path, _), f in zip(leaves(sym.type), new):
             fields[sym, path] = f
         i = fn.locals.index(sym)
         fn.locals[i:i + 1] = new
-    _Rewrite(fields).run(fn)
+    _Rewrite(fields, names).run(fn)
 
 
 def leaves(t: T.CType, prefix: Path = ()) -> list[tuple[Path, T.CType]]:
-    """The scalar members of struct type ``t`` (nested structs' members too), with their paths."""
+    """The scalar members of struct type ``t`` (nested structs' members and arrays' elements too),
+    with their paths."""
+    if isinstance(t, T.Array):
+        return [leaf for k in range(t.length or 0) for leaf in leaves(t.elem, (*prefix, k))]
     if not isinstance(t, T.Record):
         return [(prefix, t)]
     out: list[tuple[Path, T.CType]] = []
@@ -76,9 +90,15 @@ def leaves(t: T.CType, prefix: Path = ()) -> list[tuple[Path, T.CType]]:
 
 
 def _splittable(t: T.CType) -> bool:
+    return _members_ok(t) and len(leaves(t)) <= MAX_LEAVES
+
+
+def _members_ok(t: T.CType) -> bool:
+    if isinstance(t, T.Array):
+        return bool(t.length) and (isinstance(t.elem, (T.Int, T.Float)) or _members_ok(t.elem))
     if not isinstance(t, T.Record) or t.is_union or not t.complete or not t.fields:
         return False
-    return all(name and (_splittable(ft) or isinstance(ft, (T.Int, T.Float))) for name, ft in t.fields)
+    return all(name and (_members_ok(ft) or isinstance(ft, (T.Int, T.Float))) for name, ft in t.fields)
 
 
 def _padded(t: T.CType) -> bool:
@@ -86,15 +106,37 @@ def _padded(t: T.CType) -> bool:
     return sum(ft.size() for _, ft in leaves(t)) != t.size()
 
 
-def _path(e: Expr) -> tuple[Symbol, Path] | None:
-    """(local, member path) when ``e`` is ``v`` or ``v.a.b`` of a local variable ``v``."""
-    names: list[str] = []
-    while isinstance(e, Member) and not e.arrow:
-        names.append(e.name)
+def _access(e: Expr) -> tuple[Symbol, tuple[Step, ...]] | None:
+    """(local, steps) when ``e`` is ``v``, ``v.a.b`` or ``v.a[i].b`` of a local variable ``v``."""
+    steps: list[Step] = []
+    while isinstance(e, Member) and not e.arrow or isinstance(e, Index) and isinstance(e.base.type, T.Array):
+        steps.append(e.name if isinstance(e, Member) else e.index)
         e = e.base
-    if isinstance(e, Var) and e.sym.kind == "local":
-        return e.sym, tuple(reversed(names))
+    if isinstance(e, Var) and e.sym.kind == "local" and not isinstance(e.sym.type, T.Array):
+        return e.sym, tuple(reversed(steps))
     return None
+
+
+def _constant(steps: tuple[Step, ...]) -> Path | None:
+    """The path of ``steps`` when every index in them is a constant."""
+    out: list[str | int] = []
+    for st in steps:
+        if isinstance(st, str):
+            out.append(st)
+        elif (k := fold_int(st)) is not None:
+            out.append(k)
+        else:
+            return None
+    return tuple(out)
+
+
+def _path(e: Expr) -> tuple[Symbol, Path] | None:
+    """(local, path) when ``e`` is ``v``, ``v.a.b`` or ``v.a[2].b`` of a local ``v`` (constant indexes)."""
+    a = _access(e)
+    if a is None:
+        return None
+    p = _constant(a[1])
+    return None if p is None else (a[0], p)
 
 
 def _is_record(e: Expr) -> bool:
@@ -129,9 +171,9 @@ def _misused(s: Stmt, candidates: set[Symbol]) -> set[Symbol]:
             ok.add(id(_root(s.value)))  # (with padding, C's copy writes bytes the members do not: records.py)
     for e in stmt_exprs(s):
         for n in e.walk():
-            if isinstance(n, Member) and not n.arrow and not _is_record(n):
-                p = _path(n)
-                if p is not None and p[0] in candidates:
+            if _scalar_access(n):
+                a = _access(n)
+                if a is not None and a[0] in candidates:
                     ok.add(id(_root(n)))
         for n in e.walk():
             if isinstance(n, Var) and n.sym in candidates and id(n) not in ok:
@@ -139,8 +181,14 @@ def _misused(s: Stmt, candidates: set[Symbol]) -> set[Symbol]:
     return bad
 
 
+def _scalar_access(n: Expr) -> bool:
+    """``n`` names a scalar member or element (``v.a``, ``v.a[i]``), not a struct or array."""
+    return isinstance(n, (Member, Index)) and not (isinstance(n, Member) and n.arrow) \
+        and not isinstance(n.type, (T.Record, T.Array))
+
+
 def _root(e: Expr) -> Expr:
-    while isinstance(e, Member) and not e.arrow:
+    while isinstance(e, Member) and not e.arrow or isinstance(e, Index) and isinstance(e.base.type, T.Array):
         e = e.base
     return e
 
@@ -154,8 +202,9 @@ def _zero(t: T.CType) -> Const:
 class _Rewrite:
     """Members of split structs become their variables; whole copies become one copy per member."""
 
-    def __init__(self, fields: dict[tuple[Symbol, Path], Symbol]) -> None:
+    def __init__(self, fields: dict[tuple[Symbol, Path], Symbol], names: NameMaker) -> None:
         self.fields = fields
+        self.names = names
         self.split = {sym for sym, _ in fields}
         self.declared: set[int] = set()  # the zero stores of declarations (``isect is;``)
 
@@ -169,6 +218,10 @@ class _Rewrite:
             if isinstance(s, Assign) and _is_record(s.target) and self._ours(s.target, s.value):
                 out.extend(self.copy(s))
                 continue
+            a = _access(s.target) if isinstance(s, Assign) and _scalar_access(s.target) else None
+            if a is not None and a[0] in self.split and _constant(a[1]) is None:
+                out.extend(self.store_at(s, a[0], a[1]))
+                continue
             map_stmt_exprs(s, self.member)
             if isinstance(s, Loop) and s.cond is not None:
                 s.cond = map_expr(s.cond, self.member)
@@ -179,12 +232,52 @@ class _Rewrite:
         return any((p := _path(e)) is not None and p[0] in self.split for e in es)
 
     def member(self, n: Expr) -> Expr:
-        if isinstance(n, Member) and not n.arrow and not _is_record(n):
-            p = _path(n)
-            if p is not None and p[0] in self.split:
-                f = self.fields[p]
-                return Var(f.type, f)
+        if _scalar_access(n):
+            a = _access(n)
+            if a is not None and a[0] in self.split:
+                choices = self.choices(a[0], a[1])
+                out: Expr = Var(choices[-1][0].type, choices[-1][0])
+                for f, cond in reversed(choices[:-1]):  # (a select per element the index may name)
+                    out = Cond(n.type, cond, Var(f.type, f), out)
+                return out
         return n
+
+    def choices(self, sym: Symbol, steps: tuple[Step, ...]) -> list[tuple[Symbol, Expr | None]]:
+        """The variables ``steps`` of ``sym`` may name, each with the condition under which it does
+        (None: the only one). An index out of its array's bounds is C's undefined behaviour: there it
+        names the last element."""
+        out: list[tuple[Symbol, Expr | None]] = []
+        for (s2, path), f in self.fields.items():
+            if s2 is not sym or len(path) != len(steps):
+                continue
+            conds: list[Expr] = []
+            for st, want in zip(steps, path):
+                if isinstance(st, str) or fold_int(st) is not None:
+                    if (st if isinstance(st, str) else fold_int(st)) != want:
+                        break
+                else:
+                    conds.append(Binary(T.INT, "==", map_expr(st, self.member), Const(st.type, want, str(want))))
+            else:
+                cond = None
+                for c in conds:
+                    cond = c if cond is None else Binary(T.INT, "&&", cond, c)
+                out.append((f, cond))
+        assert out
+        return out
+
+    def store_at(self, s: Assign, sym: Symbol, steps: tuple[Step, ...]) -> list[Stmt]:
+        """``v.a[i] = x`` at an index that is not a constant: each element ``i`` may name is ``x``
+        where ``i`` names it and keeps its value elsewhere (``x`` is computed once, first)."""
+        value = map_expr(s.value, self.member)
+        out: list[Stmt] = []
+        if not isinstance(value, (Var, Const)):
+            tmp = self.names.local(f"{sym.name}_elem", s.target.type, s.coord)
+            out.append(Assign(s.coord, Var(tmp.type, tmp), value))
+            value = Var(tmp.type, tmp)
+        for f, cond in self.choices(sym, steps):
+            v = value if cond is None else Cond(f.type, cond, value, Var(f.type, f))
+            out.append(Assign(s.coord, Var(f.type, f), v))
+        return out
 
     def copy(self, s: Assign) -> list[Stmt]:
         """``a = b`` of structs: one assignment per scalar member (the value's members read first
@@ -215,6 +308,10 @@ class _Rewrite:
             return _zero(t)
         out = e
         for k, name in enumerate(path):
+            if isinstance(name, int):
+                assert isinstance(out.type, T.Array)
+                out = Index(out.type.elem, out, Const(T.INT, name, str(name)))
+                continue
             rec = out.type
             assert isinstance(rec, T.Record)
             ft = rec.field_type(name)
