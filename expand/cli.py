@@ -197,6 +197,11 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(expanded, int):
         return expanded
     result, isa, vector_math = expanded
+    broken = compile_problem(result.text, isa, [str(Path(path).resolve().parent), *args.include], args.define)
+    if broken:  # (exit 0 promises C that compiles: never write one that does not)
+        print(f"expand: error: the C expand made of {path} does not compile, so it is not written (a bug of "
+              f"expand's: please report it); {isa.cc[0]} -fsyntax-only says:\n{broken}", file=sys.stderr)
+        return EXIT_DIAG
     if args.remarks:
         for r in result.remarks:
             print(r.render(), file=sys.stderr)
@@ -223,6 +228,25 @@ def run(args: argparse.Namespace) -> int:
     elif not args.verify:
         write_stdout(result.text)
     return status
+
+
+def compile_problem(text: str, isa, include: list[str], define: list[str]) -> str:
+    """The compiler's first errors on ``text`` (syntax and types only, the ISA's flags and headers,
+    the input's directory and ``-I`` directories), "" when it compiles or the compiler is missing."""
+    import shutil
+    import subprocess
+    if shutil.which(isa.cc[0]) is None:
+        return ""
+    cmd = [*isa.cc, *isa.cflags, "-fsyntax-only", *(f"-I{d}" for d in include), *(f"-D{d}" for d in define),
+           "-x", "c", "-"]
+    try:
+        p = subprocess.run(cmd, input=text, capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    if p.returncode == 0:
+        return ""
+    errors = [ln for ln in p.stderr.splitlines() if "error:" in ln]
+    return "\n".join((errors or p.stderr.splitlines())[:5])
 
 
 #: The first lines of expand's output (expand/driver.py): what it was generated from and for, and the

@@ -305,7 +305,7 @@ def vectorize(fn: Function, isa, vname: str, prefix: str, expandable: set[str], 
         exprs.append(lin.ret.value)
     for e in exprs:
         for n in e.walk():
-            if isinstance(n, Var) and n.sym.kind == "global":
+            if isinstance(n, Var) and n.sym.kind in ("global", "func"):  # (a function's name as a value too)
                 globals_used[n.sym.name] = n.sym
             elif isinstance(n, Call) and n.func not in expandable:
                 globals_used.setdefault(n.func, None)

@@ -136,3 +136,18 @@ def test_failed_verify_leaves_no_output(work: Path) -> None:
     assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr
     assert "o.c not written: --verify failed" in p.stderr
     assert not (work / "o.c").exists()
+
+
+def test_output_that_does_not_compile_is_not_written(work: Path) -> None:
+    """Exit 0 promises C that compiles: expand checks its output with the ISA's compiler
+    (-fsyntax-only) and stops instead of writing C that does not. Here a header the file includes
+    after an included .c file names that file's struct, and the output's #include lines come before
+    the struct definitions it copies (expand keeps no order between them yet)."""
+    (work / "tpl.c").write_text("typedef struct { float a; } S;\nstatic float get(const S *s) { return s->a; }\n")
+    (work / "scene.h").write_text("static const S TABLE[2] = {{1.0f}, {2.0f}};\n")
+    src = work / "main.c"
+    src.write_text('#include "tpl.c"\n#include "scene.h"\nfloat f(float x, int i) { return x * get(&TABLE[i & 1]); }\n')
+    out = work / "out.c"
+    p = expand(str(src), "--isa", "sse2", "-o", str(out))
+    assert p.returncode == 1 and not out.exists(), p.stderr
+    assert "does not compile, so it is not written" in p.stderr and "unknown type name" in p.stderr, p.stderr

@@ -210,12 +210,46 @@ float f(float x, float y, int k)
 }
 """
 
+#: the ray tracer's helpers: Cross(&ray->dir, ...) inlined into a helper that got &ray (a local
+#: pointer to a member of the caller's struct), a brace initializer calling helpers, an array member
+#: given to a helper (BBoxIntersect(node->bounds, ...)) through a pointer into a table at a varying index
+NESTED = """typedef struct { float x, y, z; } float3;
+typedef struct { float3 origin, dir; float maxt; } Ray;
+typedef struct { float bounds[2][3]; int offset; int n; } Node;
+static const Node NODES[4] = {{{{0, 0, 0}, {1, 1, 1}}, 1, 2}, {{{-1, 0, 0}, {0.5f, 1, 2}}, 2, 0},
+                              {{{-2, -2, -2}, {2, 2, 2}}, 3, 1}, {{{0.25f, 0, 0}, {3, 1, 1}}, 0, 4}};
+static float3 make(float a) { float3 r = {a, a * 0.5f, 1.0f}; return r; }
+static float dot(const float3 *a, const float3 *b) { return a->x * b->x + a->y * b->y + a->z * b->z; }
+static int hit(Ray *ray, float3 e)
+{
+    float d = dot(&ray->dir, &e);
+    if (d > 0.0f && d < ray->maxt) { ray->maxt = d; return 1; }
+    return 0;
+}
+static int box(const float b[2][3], const Ray *ray) { return ray->dir.x >= b[0][0] && ray->dir.x <= b[1][0]; }
+float f(float x, float y, int start)
+{
+    Ray ray = {.origin = make(y), .dir = make(x), .maxt = 1e30f};
+    float3 e = {1.0f, y, x};
+    int h = hit(&ray, e);
+    int k = start & 3;
+    float acc = 0.0f;
+    for (int i = 0; i < 3; i++) {
+        const Node *node = &NODES[k];
+        if (box(node->bounds, &ray))
+            acc += node->bounds[1][2] + (float)node->n;
+        k = node->offset & 3;
+    }
+    return (h ? ray.maxt : -1.0f) + acc + ray.origin.y;
+}
+"""
+
 CASES = {"sphere": SPHERE, "basis": BASIS, "loop": LOOP, "ts64": TS64, "global": GLOBAL, "written": WRITTEN,
          "spheres_loop": SPHERES_LOOP, "const_pointer": CONST_POINTER, "aligned": ALIGNED,
-         "array_member": ARRAY_MEMBER}
+         "array_member": ARRAY_MEMBER, "nested": NESTED}
 UNIFORM = {"const_pointer": ["balls"]}
 BOUNDS = {"sphere": {"k": (-8, 8)}, "loop": {"m": (-2, 12)}, "written": {"i": (-8, 8)}, "spheres_loop": {"k": (-8, 8)},
-          "const_pointer": {"i": (-64, 64)}, "array_member": {"k": (-16, 16)}}
+          "const_pointer": {"i": (-64, 64)}, "array_member": {"k": (-16, 16)}, "nested": {"start": (-8, 8)}}
 COMPANION = {"global": "struct s { int a; int b; };\nconst struct s g = {7, -3};\n"}
 
 

@@ -109,8 +109,9 @@ def inline_call(fn: Function, s: Stmt, call: Call, callee: Function, names: Name
     for p, a in zip(callee.params, call.args):
         if isinstance(p.type, T.Pointer) and p not in reassigned and (
                 _address_of_variable(a) or isinstance(a, Var) and a.sym.kind == "param"
-                or _address_of_table_element(a, written)):
-            aliases[p] = a  # (&v, &G[i], or the caller's own pointer parameter: a gang, or a uniform array)
+                or isinstance(a, Var) and a.sym.kind == "global" and isinstance(a.sym.type, T.Array)
+                or _address_of_table_element(a, written) or _array_place(a, written)):
+            aliases[p] = a  # (&v, &G[i], a table G, or the caller's own pointer parameter: a gang, or a uniform array)
     for p in callee.params + callee.locals:
         if p in aliases:
             continue
@@ -171,6 +172,22 @@ def _address_of_table_element(a: Expr, written: set[Symbol]) -> bool:
             if n.sym.kind not in ("local", "param") or n.sym in written or not n.sym.type.is_arith():
                 return False
         elif not isinstance(n, (Const, Binary, Cast)):
+            return False
+    return True
+
+
+def _array_place(a: Expr, written: set[Symbol]) -> bool:
+    """An array member the argument decays from (the ray tracer's ``BBoxIntersect(node->bounds, ...)``,
+    ``node`` a local pointer), at indexes computed from constants and locals or parameters the call
+    does not give the callee the address of: the parameter stands for that array."""
+    if not isinstance(a.type, T.Array) or not isinstance(a, (Member, Index)):
+        return False
+    for n in a.walk():
+        if isinstance(n, Var):  # (a global the callee could assign only as a table, never as an index)
+            if n.sym in written or n.sym.kind not in ("local", "param") and not (
+                    n.sym.kind == "global" and (n.sym.const or isinstance(n.sym.type, T.Array))):
+                return False
+        elif not isinstance(n, (Member, Index, Const, Binary, Cast)):
             return False
     return True
 

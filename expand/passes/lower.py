@@ -1,6 +1,7 @@
 """Expression lowering: type punning becomes BitCast, effects leave expressions.
 
 After this pass and ``lower_aggregates`` (which runs once helpers are inlined):
+* a local pointer that holds one variable's address is that variable (expand/passes/address_locals.py);
 * a local array of structs read at constant indexes is one struct per element (expand/passes/local_arrays.py);
 * a local struct used member by member is one variable per member (expand/passes/struct_fields.py);
 * every other local struct or union, and every compound literal, is words of bits (expand/passes/records.py);
@@ -16,6 +17,7 @@ from __future__ import annotations
 from expand.ir import types as T
 from expand.ir.diagnostics import error
 from expand.ir.nodes import (
+    Aggregate,
     Assign,
     Binary,
     BitCast,
@@ -44,6 +46,7 @@ from expand.ir.nodes import (
     walk_stmts,
 )
 from expand.ir.types import punnable
+from expand.passes.address_locals import forward_address_locals
 from expand.passes.local_arrays import local_arrays
 from expand.passes.records import lower_records
 from expand.passes.struct_fields import split_structs
@@ -82,6 +85,7 @@ def gang_subscripts(fn: Function) -> None:
 def lower_aggregates(fn: Function) -> None:
     """Local structs and unions as scalars or words, once helpers are inlined (a helper's struct
     parameters, returns and pointers to the caller's structs are then plain locals of ``fn``)."""
+    forward_address_locals(fn)
     local_arrays(fn, structs=True)
     for s in fn.locals:
         if is_local_array(s) and isinstance(s.type.elem, T.Record):
@@ -258,6 +262,8 @@ def hoist(e: Expr, coord, fn: Function, names: NameMaker) -> tuple[list[Stmt], E
             return Index(n.type, go(n.base), go(n.index))
         if isinstance(n, Member):
             return Member(n.type, go(n.base), n.name, n.arrow)
+        if isinstance(n, Aggregate):  # (a brace initializer's items, in order: ``{.origin = make3()}``)
+            return Aggregate(n.type, [(path, go(v)) for path, v in n.items])
         return n
 
     return pre, go(e)

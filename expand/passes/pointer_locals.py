@@ -5,7 +5,8 @@ Into a table: glibc's sinf keeps ``const sincos_t *p = &__sincosf_table[0];``, s
 inlined helpers too, whose pointer parameter receives ``p``).
 
 A local pointer whose every assignment is ``G``, ``&G[e]`` or another such pointer of the same
-table ``G`` (a global array) becomes an ``int`` index ``p_idx``: ``p = &G[e]`` is ``p_idx = e``,
+table ``G`` (a global array, or a uniform pointer parameter) becomes an ``int`` index ``p_idx``:
+``p = &G[e]`` is ``p_idx = e``,
 ``*p`` is ``G[p_idx]``, ``p[i]`` is ``G[p_idx + i]`` and ``p->f`` is ``G[p_idx].f``. The index
 is an integer like any other: uniform while every lane has the same, varying (and then read with
 one load per lane) where a condition differs between lanes.
@@ -52,15 +53,26 @@ def _table_of(e: Expr, idx: dict[Symbol, tuple[Symbol, Symbol]]) -> tuple[Symbol
     known to point into one (``idx``: pointer -> (table, index local))."""
     if isinstance(e, Cast) and isinstance(e.type, T.Pointer):  # (const T *) &G[i]: the same address
         e = e.operand
-    if isinstance(e, Var) and e.sym.kind == "global" and isinstance(e.sym.type, T.Array):
+    if isinstance(e, Var) and _is_table(e.sym):
         return e.sym, Const(T.INT, 0, "0")
     if isinstance(e, Unary) and e.op == "&" and isinstance(e.operand, Index) and isinstance(e.operand.base, Var) \
-            and e.operand.base.sym.kind == "global" and isinstance(e.operand.base.sym.type, T.Array):
+            and _is_table(e.operand.base.sym):
         return e.operand.base.sym, e.operand.index
     if isinstance(e, Var) and e.sym in idx:
         table, i = idx[e.sym]
         return table, Var(T.INT, i)
     return None
+
+
+def _is_table(sym: Symbol) -> bool:
+    """A global array, or a uniform pointer parameter (the ray tracer's ``&nodes[nodeNum]``): memory
+    every lane shares, read at an index."""
+    return sym.kind == "global" and isinstance(sym.type, T.Array) \
+        or sym.kind == "param" and sym.shape == "uniform" and isinstance(sym.type, T.Pointer)
+
+
+def _elem(table: Symbol) -> T.CType:
+    return table.type.elem if isinstance(table.type, T.Array) else table.type.target
 
 
 def _row_of(e: Expr) -> tuple[Symbol, Expr] | None:
@@ -289,7 +301,7 @@ def _table_pointers(fn: Function) -> None:
             if not all(found) or len({t.name for t, _ in found}) != 1:
                 continue
             table = found[0][0]
-            if T.strip_spelling(p.type.target) != T.strip_spelling(table.type.elem):
+            if T.strip_spelling(p.type.target) != T.strip_spelling(_elem(table)):
                 continue  # (a pointer of another type into the table: left alone, refused later)
             i = Symbol(names.fresh(f"{p.name}_idx"), T.INT, "local", p.coord)
             fn.locals.append(i)
@@ -306,7 +318,7 @@ def _table_pointers(fn: Function) -> None:
         k: Expr = Var(T.INT, i)
         if extra is not None and fold_int(extra) != 0:
             k = fold_expr(Binary(T.INT, "+", k, as_int(extra)))
-        return Index(table.type.elem, Var(table.type, table), k)
+        return Index(_elem(table), Var(table.type, table), k)
 
     def f(n: Expr) -> Expr:
         if isinstance(n, Unary) and n.op == "*" and isinstance(n.operand, Var) and n.operand.sym in idx:
