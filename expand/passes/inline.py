@@ -34,6 +34,7 @@ from expand.ir.nodes import (
     Unary,
     Var,
     map_expr,
+    stmt_exprs,
     walk_stmts,
 )
 from expand.passes.fold import fold_int
@@ -60,6 +61,7 @@ def _inline_fn(mod: Module, fn: Function, done: set[str], stack: list[str]) -> N
     stack = [*stack, fn.name]
     names = NameMaker(fn)
     counter = [0]
+    addressed = _addressed(fn.body)  # (the caller's own; each helper was inlined into with its own)
 
     def visit(stmts: list[Stmt]) -> list[Stmt]:
         out: list[Stmt] = []
@@ -83,7 +85,7 @@ def _inline_fn(mod: Module, fn: Function, done: set[str], stack: list[str]) -> N
                     callee = mod.functions[call.func]
                     _inline_fn(mod, callee, done, stack)
                     counter[0] += 1
-                    out.extend(inline_call(fn, s, call, callee, names))
+                    out.extend(inline_call(fn, s, call, callee, names, addressed))
                 else:
                     out.append(s)
             else:
@@ -94,7 +96,15 @@ def _inline_fn(mod: Module, fn: Function, done: set[str], stack: list[str]) -> N
     done.add(fn.name)
 
 
-def inline_call(fn: Function, s: Stmt, call: Call, callee: Function, names: NameMaker) -> list[Stmt]:
+def _addressed(body: list[Stmt]) -> set[Symbol]:
+    """Variables whose address ``body`` takes: a callee may write them (given ``&v``, or a pointer
+    holding it), so an index made of them is not the caller's value during the call."""
+    return {n.operand.sym for st in walk_stmts(body) for e in stmt_exprs(st) for n in e.walk()
+            if isinstance(n, Unary) and n.op == "&" and isinstance(n.operand, Var)}
+
+
+def inline_call(fn: Function, s: Stmt, call: Call, callee: Function, names: NameMaker,
+                addressed: set[Symbol] | None = None) -> list[Stmt]:
     """The statements replacing ``s`` (which calls ``callee``). A pointer parameter that receives the
     address of one of the caller's variables (``normalize3(&x, &y, &z)``, glibc's ``reduce_fast(x, p,
     &n)``) and that the helper never reassigns stands for that variable: ``*p``, ``p[0]`` and ``p->f``
@@ -104,8 +114,7 @@ def inline_call(fn: Function, s: Stmt, call: Call, callee: Function, names: Name
     aliases: dict[Symbol, Expr] = {}
     reassigned = {st.target.sym for st in walk_stmts(callee.body)
                   if isinstance(st, Assign) and isinstance(st.target, Var)}
-    written = {n.operand.sym for a in call.args for n in a.walk()
-               if isinstance(n, Unary) and n.op == "&" and isinstance(n.operand, Var)}  # (the callee may write them)
+    written = addressed if addressed is not None else _addressed(fn.body)
     for p, a in zip(callee.params, call.args):
         if isinstance(p.type, T.Pointer) and p not in reassigned and (
                 _address_of_variable(a) or isinstance(a, Var) and a.sym.kind == "param"
