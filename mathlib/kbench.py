@@ -99,9 +99,9 @@ CLONE_FLAGS = ["-O3", "-fopenmp-simd", "-ffp-contract=off"]
 CALLER_FLAGS = ["-O3", "-fopenmp-simd"]
 MAIN_FLAGS = ["-O2", "-fPIE"]
 #: mathlib's vector libm functions the kernels call (and expand's output or the anchors may call)
-LIBM = ["expf", "logf", "powf", "sqrtf"]
+LIBM = ["expf", "logf", "powf", "sqrtf", "sinf", "cosf"]
 #: libm names whose scalar calls must reach glibc's sources (libexpandm_scalar.a) in the program itself
-SCALAR_LIBM = ("expf", "logf", "powf")
+SCALAR_LIBM = ("expf", "logf", "powf", "sinf", "cosf")
 
 
 @dataclass

@@ -2,11 +2,13 @@
    examples/cpu/aobench/ao_serial.cpp, BSD-3-Clause, Intel, itself based on Syoyo Fujita's
    aobench): its algorithm, written again in C for mathlib's kernel suite (mathlib/suite.py).
    C for C++: structs passed by pointer where the original passes references, vector helpers as
-   functions. Changes: rand-free (fixed occlusion-ray directions, aobench_scene.h, where the
-   original draws them with drand48), one channel (the original writes the same value to r, g
-   and b). Per pixel: nsubsamples^2 primary rays against 3 spheres and a plane, and for each hit
-   64 occlusion rays; structs, nested loops, sqrtf. One call per pixel; a gang is consecutive
-   pixels of one row. */
+   functions. Changes: a random generator per pixel (xorshift32, seeded from the pixel's index)
+   where the original calls drand48, whose one hidden state the pixels would share in another
+   order once vectorized (ispc's own aobench keeps one generator per program instance); one
+   channel (the original writes the same value to r, g and b). Per pixel: nsubsamples^2 primary
+   rays against 3 spheres and a plane, and for each hit 64 occlusion rays in random directions
+   (sqrtf, cosf, sinf); structs, nested loops. One call per pixel; a gang is consecutive pixels
+   of one row. */
 
 #include <math.h>
 
@@ -95,7 +97,18 @@ static void ortho_basis(vec basis[3], vec n)
     basis[1] = normalize(cross(basis[2], basis[0]));
 }
 
-static float ambient_occlusion(const isect *is)
+/* the pixel's generator: xorshift32 (its state never 0), a float in [0, 1) from its top 24 bits */
+static float rnd(unsigned int *state)
+{
+    unsigned int s = *state;
+    s ^= s << 13;
+    s ^= s >> 17;
+    s ^= s << 5;
+    *state = s;
+    return (float)(s >> 8) * (1.0f / 16777216.0f);
+}
+
+static float ambient_occlusion(const isect *is, unsigned int *rng)
 {
     const float eps = 0.0001f;
     vec basis[3];
@@ -106,11 +119,12 @@ static float ambient_occlusion(const isect *is)
     r.org.y = is->p.y + eps * is->n.y;
     r.org.z = is->p.z + eps * is->n.z;
     for (int j = 0; j < NAO_SAMPLES; j++) {
-        float theta = sqrtf((j + 0.5f) / NAO_SAMPLES);
-        float z = sqrtf(1.0f - theta * theta);
         for (int i = 0; i < NAO_SAMPLES; i++) {
-            float x = AO_COS_PHI[i] * theta;
-            float y = AO_SIN_PHI[i] * theta;
+            float theta = sqrtf(rnd(rng));
+            float phi = AO_TWO_PI * rnd(rng);
+            float x = cosf(phi) * theta;
+            float y = sinf(phi) * theta;
+            float z = sqrtf(1.0f - theta * theta);
             isect occ;
             r.dir.x = x * basis[0].x + y * basis[1].x + z * basis[2].x;
             r.dir.y = x * basis[0].y + y * basis[1].y + z * basis[2].y;
@@ -131,6 +145,7 @@ static float ambient_occlusion(const isect *is)
 void aobench(int w, int h, int nsubsamples, float *image, int y, int x)
 {
     float sum = 0.0f;
+    unsigned int rng = ((unsigned int)(y * w + x) * 2654435761u) | 1u;
     for (int u = 0; u < nsubsamples; u++) {
         for (int v = 0; v < nsubsamples; v++) {
             float px = (x + (u / (float)nsubsamples) - (w / 2.0f)) / (w / 2.0f);
@@ -151,7 +166,7 @@ void aobench(int w, int h, int nsubsamples, float *image, int y, int x)
                 ray_sphere_intersect(&is, &r, &AO_SPHERES[s]);
             ray_plane_intersect(&is, &r, &AO_PLANE);
             if (is.hit)
-                sum += ambient_occlusion(&is);
+                sum += ambient_occlusion(&is, &rng);
         }
     }
     image[y * w + x] = sum / (float)(nsubsamples * nsubsamples);

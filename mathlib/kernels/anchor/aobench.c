@@ -1,9 +1,11 @@
 /* The anchor of mathlib/kernels/aobench.c: one gang of pixels (VL consecutive pixels of row y from
    x on) by hand, with the instructions of simd.h, as ispc compiles its aobench example: the
    structs hold one vector per field (a struct of vectors: ispc's varying structs), every loop
-   (subsamples, occlusion samples, spheres) is a scalar loop with uniform bounds, the scene and the
-   sample directions are scalars, an `if` on a varying condition is a mask that guards the blends
-   of what it assigns, and the occlusion of a gang is computed only if one of its lanes hit. */
+   (subsamples, occlusion samples, spheres) is a scalar loop with uniform bounds, the scene is
+   scalars, each lane keeps its pixel's generator (a vector of xorshift32 states, as ispc's aobench
+   keeps one RNGState per program instance) and calls mathlib's vector cosf and sinf, an `if` on a
+   varying condition is a mask that guards the blends of what it assigns, and the occlusion of a
+   gang is computed only if one of its lanes hit. */
 
 #include <math.h>
 
@@ -99,7 +101,18 @@ static inline void trace(visect *is, vvec org, vvec dir)
     ray_plane_intersect(is, org, dir, &AO_PLANE);
 }
 
-static inline vf ambient_occlusion(const visect *is)
+/* aobench.c's rnd for each lane's generator */
+static inline vf vrnd(vi *state)
+{
+    vi s = *state;
+    s = vi_xor(s, vi_sll(s, 13));
+    s = vi_xor(s, vi_srl(s, 17));
+    s = vi_xor(s, vi_sll(s, 5));
+    *state = s;
+    return vf_mul(vf_from_vi(vi_srl(s, 8)), vf_set1(1.0f / 16777216.0f));
+}
+
+static inline vf ambient_occlusion(const visect *is, vi *rng)
 {
     const vf eps = vf_set1(0.0001f), zero = vf_set1(0.0f), one = vf_set1(1.0f);
     vvec b0, b1, b2 = is->n;
@@ -117,10 +130,11 @@ static inline vf ambient_occlusion(const visect *is)
     vvec org = {vf_add(is->p.x, vf_mul(eps, nx)), vf_add(is->p.y, vf_mul(eps, ny)), vf_add(is->p.z, vf_mul(eps, nz))};
     vf occlusion = zero;
     for (int j = 0; j < NAO_SAMPLES; j++) {
-        float theta = sqrtf((j + 0.5f) / NAO_SAMPLES);
-        vf z = vf_set1(sqrtf(1.0f - theta * theta));
         for (int i = 0; i < NAO_SAMPLES; i++) {
-            vf x = vf_set1(AO_COS_PHI[i] * theta), y = vf_set1(AO_SIN_PHI[i] * theta);
+            vf theta = vf_sqrt(vrnd(rng));
+            vf phi = vf_mul(vf_set1(AO_TWO_PI), vrnd(rng));
+            vf x = vf_mul(VLIBM(cosf)(phi), theta), y = vf_mul(VLIBM(sinf)(phi), theta);
+            vf z = vf_sqrt(vf_sub(one, vf_mul(theta, theta)));
             vvec dir = {vf_add(vf_add(vf_mul(x, b0.x), vf_mul(y, b1.x)), vf_mul(z, b2.x)),
                         vf_add(vf_add(vf_mul(x, b0.y), vf_mul(y, b1.y)), vf_mul(z, b2.y)),
                         vf_add(vf_add(vf_mul(x, b0.z), vf_mul(y, b1.z)), vf_mul(z, b2.z))};
@@ -137,6 +151,7 @@ void anchor_aobench(int w, int h, int nsubsamples, float *image, int y, int x)
 {
     vf sum = vf_set1(0.0f);
     vf xs = vf_lanes_from(x);
+    vi rng = vi_or(vi_mul(vi_add(vi_set1(y * w + x), vi_iota()), vi_set1((int)2654435761u)), vi_set1(1));
     for (int u = 0; u < nsubsamples; u++) {
         for (int v = 0; v < nsubsamples; v++) {
             vf px = vf_div(vf_sub(vf_add(xs, vf_set1(u / (float)nsubsamples)), vf_set1(w / 2.0f)), vf_set1(w / 2.0f));
@@ -148,8 +163,11 @@ void anchor_aobench(int w, int h, int nsubsamples, float *image, int y, int x)
             is.p = org;
             is.n = org;
             trace(&is, org, dir);
-            if (vm_any(is.hit))
-                sum = vf_blend(sum, vf_add(sum, ambient_occlusion(&is)), is.hit);
+            if (vm_any(is.hit)) {
+                vi drawn = rng;  /* (the lanes that hit move their generator on) */
+                sum = vf_blend(sum, vf_add(sum, ambient_occlusion(&is, &drawn)), is.hit);
+                rng = vi_blend(rng, drawn, is.hit);
+            }
         }
     }
     vf_store(&image[y * w + x], vf_div(sum, vf_set1((float)(nsubsamples * nsubsamples))));

@@ -48,6 +48,11 @@ static inline vi vi_iota(void) { return _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7
 static inline void vi_store(int *p, vi a) { _mm512_storeu_si512(p, a); }
 static inline vi vi_add(vi a, vi b) { return _mm512_add_epi32(a, b); }
 static inline vi vi_and(vi a, vi b) { return _mm512_and_si512(a, b); }
+static inline vi vi_or(vi a, vi b) { return _mm512_or_si512(a, b); }
+static inline vi vi_xor(vi a, vi b) { return _mm512_xor_si512(a, b); }
+static inline vi vi_mul(vi a, vi b) { return _mm512_mullo_epi32(a, b); }
+static inline vi vi_sll(vi a, int n) { return _mm512_slli_epi32(a, n); }
+static inline vi vi_srl(vi a, int n) { return _mm512_srli_epi32(a, n); }
 static inline vi vi_blend(vi a, vi b, vm m) { return _mm512_mask_mov_epi32(a, m, b); }
 #ifndef ANCHOR_LANE_LOADS
 static inline vi vi_gather(const int *t, vi idx) { return _mm512_i32gather_epi32(idx, t, 4); }
@@ -107,6 +112,11 @@ static inline vi vi_iota(void) { return _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7
 static inline void vi_store(int *p, vi a) { _mm256_storeu_si256((__m256i *)p, a); }
 static inline vi vi_add(vi a, vi b) { return _mm256_add_epi32(a, b); }
 static inline vi vi_and(vi a, vi b) { return _mm256_and_si256(a, b); }
+static inline vi vi_or(vi a, vi b) { return _mm256_or_si256(a, b); }
+static inline vi vi_xor(vi a, vi b) { return _mm256_xor_si256(a, b); }
+static inline vi vi_mul(vi a, vi b) { return _mm256_mullo_epi32(a, b); }
+static inline vi vi_sll(vi a, int n) { return _mm256_slli_epi32(a, n); }
+static inline vi vi_srl(vi a, int n) { return _mm256_srli_epi32(a, n); }
 static inline vi vi_blend(vi a, vi b, vm m) { return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), m)); }
 #ifndef ANCHOR_LANE_LOADS
 static inline vi vi_gather(const int *t, vi idx) { return _mm256_i32gather_epi32(t, idx, 4); }
@@ -160,6 +170,11 @@ static inline vi vi_iota(void) { return _mm_setr_epi32(0, 1, 2, 3); }
 static inline void vi_store(int *p, vi a) { _mm_storeu_si128((__m128i *)p, a); }
 static inline vi vi_add(vi a, vi b) { return _mm_add_epi32(a, b); }
 static inline vi vi_and(vi a, vi b) { return _mm_and_si128(a, b); }
+static inline vi vi_or(vi a, vi b) { return _mm_or_si128(a, b); }
+static inline vi vi_xor(vi a, vi b) { return _mm_xor_si128(a, b); }
+static inline vi vi_mul(vi a, vi b) { return _mm_mullo_epi32(a, b); }
+static inline vi vi_sll(vi a, int n) { return _mm_slli_epi32(a, n); }
+static inline vi vi_srl(vi a, int n) { return _mm_srli_epi32(a, n); }
 static inline vi vi_blend(vi a, vi b, vm m) { return _mm_castps_si128(_mm_blendv_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b), m)); }
 /* no gather: each lane's index taken out of the register, its element loaded, the four built
    into a register (GCC: movd and unpacks, where pinsrd/insertps from memory chain every lane's
@@ -192,5 +207,7 @@ static inline vf vf_lanes_from(int i) { return vf_from_vi(vi_add(vi_set1(i), vi_
 extern vf VLIBM(expf)(vf);
 extern vf VLIBM(logf)(vf);
 extern vf VLIBM(powf)(vf, vf);
+extern vf VLIBM(sinf)(vf);
+extern vf VLIBM(cosf)(vf);
 
 #endif
