@@ -14,6 +14,7 @@ from emit.isa import lane_kind
 from emit.printer import FunctionPrinter
 from expand import __version__
 from expand import abi as abi_mod
+from expand.analysis.pointer_params import fixed_pointers, index_params
 from expand.analysis.shapes import analyze
 from expand.analysis.shared_stores import check_shared_stores
 from expand.analysis.trip_inputs import trip_params
@@ -75,6 +76,10 @@ class Expanded:
     globals: list[Symbol] = field(default_factory=list)
     #: integer parameters a loop's trip count depends on (expand/analysis/trip_inputs.py: --verify bounds them)
     trip_params: list[str] = field(default_factory=list)
+    #: integer parameters a subscript through a uniform pointer depends on, and the uniform pointers read and
+    #: written only at constant offsets, with the largest (expand/analysis/pointer_params.py: --verify's inputs)
+    index_params: dict[str, int | None] = field(default_factory=dict)
+    fixed_pointers: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -205,6 +210,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
     for name in roots:
         fn = mod.functions[name]
         trips = trip_params(fn)
+        reach = index_params(fn), fixed_pointers(fn)
         gang_subscripts(fn)
         track_globals(fn, mod, expandable)
         consts = comparison_constants(fn)
@@ -216,7 +222,8 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         masked = copy.deepcopy(fn) if abi or wrapper else None
         vname = f"{prefix}{name}"
         e = Expanded(name, vname, fn.params, fn.ret, consts, fn.coord, effects=abi_mod.effects(fn), static=fn.static,
-                     globals=[g for g in fn.tracked if g.name != ERRNO], trip_params=trips)
+                     globals=[g for g in fn.tracked if g.name != ERRNO], trip_params=trips, index_params=reach[0],
+                     fixed_pointers=reach[1])
         bodies.append(("static inline " if abi else "") + vectorize(
             fn, isa, vname, prefix, expandable, boscc, globals_used, dot, remarks=remarks))
         if masked is not None:

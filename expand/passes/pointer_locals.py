@@ -5,7 +5,8 @@ Into a table: glibc's sinf keeps ``const sincos_t *p = &__sincosf_table[0];``, s
 inlined helpers too, whose pointer parameter receives ``p``).
 
 A local pointer whose every assignment is ``G``, ``&G[e]`` or another such pointer of the same
-table ``G`` (a global array) becomes an ``int`` index ``p_idx``: ``p = &G[e]`` is ``p_idx = e``,
+table ``G`` (a global array, or a uniform pointer parameter: the ray tracer's ``const Node *node =
+&nodes[i];``) becomes an ``int`` index ``p_idx``: ``p = &G[e]`` is ``p_idx = e``,
 ``*p`` is ``G[p_idx]``, ``p[i]`` is ``G[p_idx + i]`` and ``p->f`` is ``G[p_idx].f``. The index
 is an integer like any other: uniform while every lane has the same, varying (and then read with
 one load per lane) where a condition differs between lanes.
@@ -47,15 +48,31 @@ from expand.ir.visitor import rewrite_nested
 from expand.passes.fold import fold_expr, fold_int
 
 
-def _table_of(e: Expr, idx: dict[Symbol, tuple[Symbol, Symbol]]) -> tuple[Symbol, Expr] | None:
-    """(table, index) when ``e`` is ``G``, ``&G[i]`` of a global array ``G``, or a pointer already
-    known to point into one (``idx``: pointer -> (table, index local))."""
+def _is_table(sym: Symbol, pointers: bool) -> bool:
+    """``sym`` is a global array, or (with ``pointers``) a uniform pointer parameter: the start of an array
+    every lane shares (``const Node *nodes``)."""
+    if sym.kind == "global" and isinstance(sym.type, T.Array):
+        return True
+    return pointers and sym.kind == "param" and isinstance(sym.type, T.Pointer) and sym.shape == "uniform"
+
+
+def _elem(table: Symbol) -> T.CType:
+    """The type of a table's elements (an array's, or what a pointer parameter points to)."""
+    t = table.type
+    return t.elem if isinstance(t, T.Array) else t.target  # type: ignore[attr-defined]
+
+
+def _table_of(e: Expr, idx: dict[Symbol, tuple[Symbol, Symbol]], pointers: bool = False
+              ) -> tuple[Symbol, Expr] | None:
+    """(table, index) when ``e`` is ``G``, ``&G[i]`` of a global array ``G`` (with ``pointers``, of a
+    uniform pointer parameter too: the ray tracer's ``const Node *node = &nodes[i];``), or a pointer
+    already known to point into one (``idx``: pointer -> (table, index local))."""
     if isinstance(e, Cast) and isinstance(e.type, T.Pointer):  # (const T *) &G[i]: the same address
         e = e.operand
-    if isinstance(e, Var) and e.sym.kind == "global" and isinstance(e.sym.type, T.Array):
+    if isinstance(e, Var) and _is_table(e.sym, pointers):
         return e.sym, Const(T.INT, 0, "0")
     if isinstance(e, Unary) and e.op == "&" and isinstance(e.operand, Index) and isinstance(e.operand.base, Var) \
-            and e.operand.base.sym.kind == "global" and isinstance(e.operand.base.sym.type, T.Array):
+            and _is_table(e.operand.base.sym, pointers):
         return e.operand.base.sym, e.operand.index
     if isinstance(e, Var) and e.sym in idx:
         table, i = idx[e.sym]
@@ -285,11 +302,11 @@ def _table_pointers(fn: Function) -> None:
         for p, ds in defs.items():
             if p in idx:
                 continue
-            found = [_table_of(d.value, idx) for d in ds]
+            found = [_table_of(d.value, idx, True) for d in ds]
             if not all(found) or len({t.name for t, _ in found}) != 1:
                 continue
             table = found[0][0]
-            if T.strip_spelling(p.type.target) != T.strip_spelling(table.type.elem):
+            if T.strip_spelling(p.type.target) != T.strip_spelling(_elem(table)):
                 continue  # (a pointer of another type into the table: left alone, refused later)
             i = Symbol(names.fresh(f"{p.name}_idx"), T.INT, "local", p.coord)
             fn.locals.append(i)
@@ -306,7 +323,7 @@ def _table_pointers(fn: Function) -> None:
         k: Expr = Var(T.INT, i)
         if extra is not None and fold_int(extra) != 0:
             k = fold_expr(Binary(T.INT, "+", k, as_int(extra)))
-        return Index(table.type.elem, Var(table.type, table), k)
+        return Index(_elem(table), Var(table.type, table), k)
 
     def f(n: Expr) -> Expr:
         if isinstance(n, Unary) and n.op == "*" and isinstance(n.operand, Var) and n.operand.sym in idx:
@@ -320,7 +337,7 @@ def _table_pointers(fn: Function) -> None:
     for s in walk_stmts(fn.body):
         if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym in idx:
             _, i = idx[s.target.sym]
-            found = _table_of(s.value, idx)
+            found = _table_of(s.value, idx, True)
             assert found is not None
             s.target = Var(T.INT, i)
             s.value = as_int(found[1])
