@@ -40,6 +40,7 @@ from expand.ir.nodes import (
     Symbol,
     Unary,
     Var,
+    map_expr,
     map_stmt_exprs,
     stmt_exprs,
     walk_stmts,
@@ -163,7 +164,7 @@ def _row_pointers(fn: Function) -> None:
         if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym in rows:
             found = _row_of(s.value)
             assert found is not None
-            k = found[1]
+            k = map_expr(found[1], f)  # (the row's number may read through another such pointer)
             s.target = Var(T.INT, rows[s.target.sym][1])
             s.value = k if T.strip_spelling(k.type) == T.INT else Cast(T.INT, k)
             continue
@@ -253,7 +254,7 @@ def _tables_pointers(fn: Function) -> None:
                 j = tables.index(found[0])
                 out.append(Assign(s.coord, Var(T.INT, tab), Const(T.INT, j, str(j))))
                 if isinstance(index, Var):
-                    k = found[1]
+                    k = map_expr(found[1], f)
                     out.append(Assign(s.coord, index, k if T.strip_spelling(k.type) == T.INT else Cast(T.INT, k)))
                 continue
             rewrite_nested(s, rewrite)
@@ -340,7 +341,7 @@ def _table_pointers(fn: Function) -> None:
             found = _table_of(s.value, idx, True)
             assert found is not None
             s.target = Var(T.INT, i)
-            s.value = as_int(found[1])
+            s.value = as_int(map_expr(found[1], f))  # (the index may read through another such pointer)
             continue
         map_stmt_exprs(s, f)
     # What is left of the pointers (their declarations): gone when nothing reads them any more.
