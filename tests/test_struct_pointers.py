@@ -20,7 +20,7 @@ from daily import on_every_isa
 from expand_case import STRICT
 from hostrun import assert_verified, skip_if_cli_not_run
 
-from emit import ISAS, get_isa
+from emit import ISAS, get_isa, why_not_here
 from expand.analysis.pointer_params import fixed_pointers, index_params
 from expand.check.verify import ARRAY_NAN, OFFSET, Param, Unverifiable, shaped_inputs, trip_bounds, verify
 from expand.cli import main as expand_main
@@ -413,3 +413,79 @@ def test_what_the_verifier_cannot_fill_is_a_diagnostic(tmp_path: Path, capsys, d
     with pytest.raises(Unverifiable):
         verify(scalar_sources=[src], scalar_name="f", vector_c="", vector_name="g", ret=FLOAT, isa=get_isa("sse2"),
                params=[Param("s", Pointer(Record(None, False, [("p", Pointer(FLOAT))], "P")), "uniform")])
+
+
+# --------------------------------------------------------------------------------------------------
+# Calling it: the vector function ABI's header and variants with a uniform struct pointer
+
+ABI_SRC = """struct S { float a, b; int n; };
+#pragma omp declare simd uniform(s)
+float f(const struct S *s, int i, float x) { return x * s[i].a + s[i].b; }
+"""
+ABI_LOOP = """#include "f.h"
+struct S { float a, b; int n; };
+void vec_loop(const struct S *s, const int *idx, const float *x, float *out, int n)
+{
+#pragma omp simd
+    for (int k = 0; k < n; k++)
+        out[k] = f(s, idx[k], x[k]);
+}
+"""
+ABI_MAIN = """#include <stdio.h>
+#include <string.h>
+struct S { float a, b; int n; };
+float f(const struct S *s, int i, float x);
+void vec_loop(const struct S *s, const int *idx, const float *x, float *out, int n);
+int main(void)
+{
+    static struct S s[64];
+    static int idx[1003];
+    static float x[1003], out[1003];
+    unsigned r = 12345;
+    for (int k = 0; k < 64; k++) { s[k].a = (float)k * 0.75f - 9.0f; s[k].b = 1.0f / (float)(k + 1); s[k].n = k; }
+    s[5].a = -0.0f; s[6].b = -0.0f;
+    for (int k = 0; k < 1003; k++) {
+        r = r * 1103515245u + 12345u;
+        idx[k] = (int)(r >> 16) % 64;
+        x[k] = (float)(r % 1000) - 500.0f;
+    }
+    vec_loop(s, idx, x, out, 1003);
+    int bad = 0;
+    for (int k = 0; k < 1003; k++) { float want = f(s, idx[k], x[k]); bad += memcmp(&want, &out[k], 4) != 0; }
+    printf("%d mismatches\\n", bad);
+    return bad != 0;
+}
+"""
+
+
+def test_gcc_loop_calls_the_variant_with_a_struct_pointer(tmp_path: Path) -> None:
+    """``--abi --header``: the header declares ``struct S;`` (the caller defines it after including it), GCC's
+    ``#pragma omp simd`` loop calls ``_ZGVdN8uvv_f`` with the uniform pointer (and the SSE variant for its
+    tail), and every result is the scalar function's."""
+    src = tmp_path / "f.c"
+    src.write_text(ABI_SRC)
+    out, hdr = tmp_path / "f_avx2.c", tmp_path / "f.h"
+    assert expand_main([str(src), "--isa", "avx2", "--abi", "--header", str(hdr), "-o", str(out)]) == 0
+    assert "struct S;" in hdr.read_text()
+    tail = tmp_path / "f_sse41.c"  # (GCC's tail calls the SSE variant)
+    assert expand_main([str(src), "--isa", "sse4.1", "--abi", "-o", str(tail)]) == 0
+    (tmp_path / "loop.c").write_text(ABI_LOOP)
+    (tmp_path / "main.c").write_text(ABI_MAIN)
+
+    def cc(*args: str | Path) -> str:
+        p = subprocess.run(["gcc", *map(str, args)], capture_output=True, text=True, cwd=tmp_path)
+        assert p.returncode == 0, p.stderr
+        return p.stdout
+
+    cc("-O3", "-fopenmp-simd", "-mavx2", "-mfma", "-Wall", "-Werror", "-c", "loop.c", "-o", "loop.o")
+    cc("-O2", "-mavx2", "-mfma", *STRICT, "-c", out, "-o", "vec.o")
+    cc("-O2", "-msse4.1", *STRICT, "-c", tail, "-o", "tail.o")
+    cc("-O2", "-c", src, "-o", "scalar.o")
+    cc("-O2", "-fno-tree-vectorize", "-c", "main.c", "-o", "main.o")
+    cc("main.o", "loop.o", "vec.o", "tail.o", "scalar.o", "-o", "prog")
+    calls = subprocess.run(["objdump", "-d", str(tmp_path / "prog")], capture_output=True, text=True).stdout
+    assert re.search(r"call\s+[0-9a-f]+ <_ZGVdN8uvv_f>", calls)
+    if why_not_here("avx2") is not None:
+        pytest.skip(f"compiled and linked, not run: {why_not_here('avx2')}")
+    run = subprocess.run([str(tmp_path / "prog")], capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout.strip() == "0 mismatches", run.stdout + run.stderr
