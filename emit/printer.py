@@ -899,7 +899,9 @@ class FunctionPrinter:
             raise error(None, "this store to memory every lane shares differs per lane")
         v = self.vec(value)
         n = isa.lanes
-        why = "at an index that differs per lane" if self.sh.shape(tgt) != "consecutive" else "under a mask"
+        subscripts = [n.index for n in tgt.walk() if isinstance(n, Index) and self.sh.varying(n.index)]
+        why = "under a mask" if subscripts and all(self.sh.shape(i) == "consecutive" for i in subscripts) \
+            else "at an index that differs per lane"
         self.remark("per-lane-store", f"store to {_read_what(tgt)} {why}: one scalar store per "
                                       f"{'active ' if m is not None else ''}lane")
         vals = self.fresh("lanes")
