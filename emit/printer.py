@@ -258,6 +258,7 @@ class FunctionPrinter:
         # has named so far (an index's lanes, a mask's bits: key -> variable), which its other reads reuse.
         self.index_uses: dict[str, int] = {}
         self.named: dict[tuple[str, ...], str] = {}
+        self.whole: Expr | None = None  # the statement's value (a read that is all of it needs no name)
 
     # ------------------------------------------------------------------ helpers
     def k(self, t: T.CType) -> str:
@@ -406,10 +407,12 @@ class FunctionPrinter:
             self.named[key] = name
         return self.named[key]
 
-    def start_statement(self, exprs: list[Expr]) -> None:
-        """Forget what the last statement named; count the reads of each varying subscript in ``exprs``."""
+    def start_statement(self, exprs: list[Expr], whole: Expr | None = None) -> None:
+        """Forget what the last statement named; count the reads of each varying subscript in ``exprs``;
+        ``whole``: the statement's value."""
         self.named = {}
         self.index_uses = {}
+        self.whole = whole
         for e in exprs:
             for n in e.walk():
                 if isinstance(n, Index) and self.sh.varying(n.index):
@@ -470,6 +473,8 @@ class FunctionPrinter:
         if self.cur_mask is not None:
             on = self.on_bits()
             lanes = [f"({on} >> {lane} & 1) ? {t} : 0" for lane, t in enumerate(lanes)]
+        if e is self.whole:  # (z = s[i].a: the variable names it)
+            return isa.build(k, lanes)
         return self.name_once(("read", cexpr(e)), isa.vtype(k), _read_name(e), isa.build(k, lanes))
 
     def gather(self, e: Expr, k: str) -> str:
@@ -712,7 +717,7 @@ class FunctionPrinter:
             return
         self.cur_mask = getattr(s, "mask", None)
         m = self.cur_mask
-        self.start_statement(stmt_exprs(s))
+        self.start_statement(stmt_exprs(s), s.value if isinstance(s, Assign) and isinstance(s.target, Var) else None)
         if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym.type == MASK:
             self.lines.append(f"{ind}{s.target.sym.name} = {self.mask(s.value)};")
             return

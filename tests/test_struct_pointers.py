@@ -157,6 +157,23 @@ float via_local(const S *s, int i, float x) { const S *t = &s[i + 1]; return x *
 #pragma omp declare simd uniform(s)
 float chosen(const S *s, int i, float x) { const S *t = s; if (x > 0) t = &s[i]; return t->a * x; }
 """,
+    # a struct of arrays, ispc's deferred shading's InputDataArrays: reads and a store through its pointers
+    "soa": """#include <stdint.h>
+typedef struct { float *zBuffer; uint16_t *normalEncoded_x; uint8_t *albedo_x; const float *lightPositionView_x; } In;
+
+#pragma omp declare simd uniform(inputData)
+float shade(const In *inputData, int gBufferOffset, int light, float x)
+{
+    float z = inputData->zBuffer[gBufferOffset];
+    float n = (float)inputData->normalEncoded_x[gBufferOffset] * (1.0f / 65535.0f);
+    float a = (float)inputData->albedo_x[gBufferOffset & 255];
+    return (z * n + a) * x + inputData->lightPositionView_x[light & 31];
+}
+
+typedef struct { float *out; int n; } Out;
+#pragma omp declare simd uniform(o)
+void put(const Out *o, int i, float x) { if (x < 4.0f) o->out[i] = x * 2.0f; }
+""",
     # a BVH walk after ispc's ray tracer (examples/cpu/rt/rt_serial.cpp): per lane a node index, the
     # node's bounds, its triangles' corners at an index read from the node, an inlined helper
     "bvh": """#include <stdint.h>
@@ -396,8 +413,10 @@ def test_a_varying_struct_pointer_says_to_declare_it_uniform(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize("decl, message", [
-    ("typedef struct { float *p; float a; } P;\nfloat f(const P *s, int i) { return s[i].a; }",
-     "member 'p' is a pointer, which the harness cannot fill with values"),
+    ("typedef struct { void *p; float a; } P;\nfloat f(const P *s, int i) { return s[i].a; }",
+     "member 'p' points to 'void', which the harness cannot fill with values"),
+    ("typedef struct { float **p; float a; } P;\nfloat f(const P *s, int i) { return s[i].a; }",
+     "member 'p' points to 'float *', which the harness cannot fill with values"),
     ("typedef struct { int n; float d[]; } P;\nfloat f(const P *s, int i) { return s->d[i & 3]; }",
      "an array of unknown length (member 'd') cannot be filled"),
 ])
@@ -412,7 +431,7 @@ def test_what_the_verifier_cannot_fill_is_a_diagnostic(tmp_path: Path, capsys, d
     assert "Traceback" not in err and not out.exists()
     with pytest.raises(Unverifiable):
         verify(scalar_sources=[src], scalar_name="f", vector_c="", vector_name="g", ret=FLOAT, isa=get_isa("sse2"),
-               params=[Param("s", Pointer(Record(None, False, [("p", Pointer(FLOAT))], "P")), "uniform")])
+               params=[Param("s", Pointer(Record(None, False, [("p", Pointer(Pointer(FLOAT)))], "P")), "uniform")])
 
 
 # --------------------------------------------------------------------------------------------------
@@ -489,3 +508,20 @@ def test_gcc_loop_calls_the_variant_with_a_struct_pointer(tmp_path: Path) -> Non
         pytest.skip(f"compiled and linked, not run: {why_not_here('avx2')}")
     run = subprocess.run([str(tmp_path / "prog")], capture_output=True, text=True)
     assert run.returncode == 0 and run.stdout.strip() == "0 mismatches", run.stdout + run.stderr
+
+
+def test_a_store_through_a_pointer_member_is_compared(tmp_path: Path) -> None:
+    """The array a pointer member points to is compared after the calls: a wrong store shows as
+    ``array o->out index N``."""
+    src, isa, res = expand_text(tmp_path, "soa", CASES["soa"], "sse4.1")
+    e = next(f for f in res.functions if f.scalar_name == "put")
+    bounds, _, moving = shaped_inputs(e, {}, 3000)
+    kw = dict(scalar_sources=[src], scalar_name="put", vector_name=e.vector_name, ret=e.ret, isa=isa,
+              params=[Param(q.name, q.type, q.shape or "varying") for q in e.params], n_random=3000,
+              bounds=bounds, moving=moving, constants=e.constants)
+    assert "o->out[idx[lane]] = lanes[lane];" in res.text
+    assert_verified(verify(vector_c=res.text, **kw), res.text)
+    bad = verify(vector_c=res.text.replace("o->out[idx[lane]] = lanes[lane];", "o->out[idx[lane]] = -lanes[lane];"),
+                 **kw)
+    if bad.not_run is None:
+        assert not bad.ok and re.search(r"array o->out index \d+ after all calls: DIFFERS", bad.details), bad.details

@@ -342,18 +342,18 @@ class Unverifiable(TypeError):
     message says which part and why."""
 
 
-def _leaves(t: CType, path: str = "") -> list[tuple[str, CType]]:
+def _parts(t: CType, path: str = "") -> list[tuple[str, CType]]:
     """The scalar parts of an element of a uniform array: (C accessor suffix, type); ``[("", t)]`` for
-    an int or float, one per member (and array element) of a struct or union of them, nested ones too
-    (``.bounds[1][2]``, ``.pos.y``). A union: the members of its largest member (the first of the
+    an int, float or pointer, one per member (and array element) of a struct or union of them, nested ones
+    too (``.bounds[1][2]``, ``.pos.y``). A union: the members of its largest member (the first of the
     largest), whose bytes hold every other member's."""
-    if isinstance(t, (Int, Float)):
+    if isinstance(t, (Int, Float, Pointer)):
         return [(path, t)]
     where = f" (member '{path.lstrip('.')}')" if path else ""
     if isinstance(t, Array):
         if not t.length:
             raise Unverifiable(f"an array of unknown length{where} cannot be filled")
-        return [x for j in range(t.length) for x in _leaves(t.elem, f"{path}[{j}]")]
+        return [x for j in range(t.length) for x in _parts(t.elem, f"{path}[{j}]")]
     if isinstance(t, Record) and t.complete and t.fields:
         fields = t.fields
         if t.is_union:
@@ -361,12 +361,68 @@ def _leaves(t: CType, path: str = "") -> list[tuple[str, CType]]:
                 fields = [max(t.fields, key=lambda f: f[1].size())]
             except TypeError:
                 raise Unverifiable(f"a member of '{t}'{where} has no size") from None
-        return [x for n, ft in fields for x in _leaves(ft, f"{path}.{n}")]
+        return [x for n, ft in fields for x in _parts(ft, f"{path}.{n}")]
     if isinstance(t, Record):
         raise Unverifiable(f"'{t}'{where} is {'incomplete' if not t.complete else 'empty'}")
     part = f"member '{path.lstrip('.')}'" if path else "the element"
-    what = "a pointer" if isinstance(t, Pointer) else f"of type '{t}'"
-    raise Unverifiable(f"{part} is {what}, which the harness cannot fill with values")
+    raise Unverifiable(f"{part} is of type '{t}', which the harness cannot fill with values")
+
+
+def _leaves(t: CType) -> list[tuple[str, CType]]:
+    """The number parts of ``_parts(t)``: what the harness fills with values and compares."""
+    return [(path, lt) for path, lt in _parts(t) if not isinstance(lt, Pointer)]
+
+
+def _pointer_members(t: CType) -> list[tuple[str, CType]]:
+    """The pointer parts of ``_parts(t)`` (``.zBuffer`` of ispc's ``InputDataArrays``), each with what it
+    points to: an array of those of its own, whose start every element's member holds. What it points to
+    must have no pointer parts itself (one level)."""
+    out = []
+    for path, lt in _parts(t):
+        if not isinstance(lt, Pointer):
+            continue
+        target = lt.target
+        member = f"member '{path.lstrip('.')}'" if path else "the element"
+        try:
+            if isinstance(target, Void) or _pointer_members_exist(target) or not _leaves(target):
+                raise Unverifiable("")
+            _spell(target)
+        except Unverifiable:
+            raise Unverifiable(f"{member} points to '{target}', which the harness cannot fill with values"
+                               " (it fills pointers to numbers and to structs of numbers)") from None
+        out.append((path, target))
+    return out
+
+
+def _pointer_members_exist(t: CType) -> bool:
+    return any(isinstance(lt, Pointer) for _, lt in _parts(t))
+
+
+@dataclass
+class _Array:
+    """An array the harness keeps for a uniform parameter (``_backed``): ``tag`` names its C objects
+    (``vfy_su{tag}``, ``vfy_vu{tag}``: the scalar run's and the vector run's, ``vfy_slack{tag}``), ``elem`` is its
+    elements' type, ``label`` how a report names it (``s``; ``s->zBuffer`` for the array every element's
+    pointer member ``zBuffer`` points to: ``member`` is then (the array's tag, the member's path)); ``compare``:
+    compared after all calls (not the array of a struct passed by value, which the calls cannot change)."""
+
+    tag: str
+    elem: CType
+    label: str
+    compare: bool = True
+    member: tuple[str, str] | None = None
+
+
+def _arrays(uptrs: _Params) -> list[_Array]:
+    """The arrays of the uniform pointers and structs passed by value, and of their pointer members."""
+    out: list[_Array] = []
+    for i, p in uptrs:
+        elem = _elem_type(p)
+        out.append(_Array(str(i), elem, p.name, isinstance(p.type, Pointer)))
+        for n, (path, target) in enumerate(_pointer_members(elem)):
+            label = f"{p.name}->{path[1:]}" if path.startswith(".") else f"{p.name}[0]{path}"
+            out.append(_Array(f"{i}m{n}", target, label, True, (str(i), path)))
+    return out
 
 
 def _pointee_mask(t: CType) -> int:
@@ -514,7 +570,7 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
     flags = {"shared": bool(svals or uptrs), "call_log": call_log, "observed": bool(observed),
              "ulp": ulp_bound is not None, "time_limit": bool(time_limit), "uniform_values": bool(uvals),
              "uniform_product": plan.umode == "product", "kv": kv == "kv", "varying_values": bool(vals),
-             "uniform_pointers": any(isinstance(p.type, Pointer) for _, p in uptrs)}
+             "uniform_pointers": any(a.compare for a in _arrays(uptrs))}
     loose = "".join(f" case {s}:" for s in sorted(set(loose_sites)))
     key = f"s % {loose_step}" if loose_step else "s"
     blocks = {
@@ -541,8 +597,8 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
         "observed_scalar": [f"vfy_b_sg{j} = {_get_observed(name, t)};" for j, (name, t) in enumerate(observed)],
         "vector_call": _vector_call_c(params, ptrs, ret, observed, isa, vector_name, moving),
         "compare": _compare_c(vals, svals, ptrs, ret, observed, call_log, nan_bits, ulp_bound,
-                              any(isinstance(strip_spelling(lt), Float) for _, p in uptrs
-                                  for _, lt in _leaves(_elem_type(p)))),
+                              any(isinstance(strip_spelling(lt), Float) for a in _arrays(uptrs)
+                                  for _, lt in _leaves(a.elem))),
         "show_outputs": _show_outputs_c(ptrs, ret, nan_bits, ulp_bound),
         "show_observed": _show_observed_c(observed, nan_bits),
         "compare_arrays": _compare_arrays_c(uptrs, lvals, total, nan_bits, ulp_bound),
@@ -576,23 +632,23 @@ def _inputs_c(vals: _Params, uvals: _Params, uptrs: _Params, plan: _Plan, bounds
         text += [f"/* edge values of uniform {p.name} ({p.type}) */\n", _hex_array(f"vfy_edge{i}", plan.uedges[j]),
                  f"#define VFY_NE{i} {len(plan.uedges[j])}ULL\n",
                  _rand_fn(i, strip_spelling(p.type), bounds.get(p.name))]
-    for i, p in uptrs:
-        text.append(f"/* contents of the array of uniform {p.name} ({p.type}): each scalar part an edge value of its"
-                    " type or a random one */\n")
-        parts = _leaves(_elem_type(p))
+    for a in _arrays(uptrs):
+        text.append(f"/* contents of the array of {a.label} ({a.elem}): each scalar part an edge value of its type"
+                    " or a random one */\n")
+        parts = _leaves(a.elem)
         kinds: dict[str, CType] = {}
         for _, lt in parts:
             kinds.setdefault(_type_key(lt), strip_spelling(lt))
         for key, lt in kinds.items():
             edges = _array_edges(lt, plan.constants)
-            text += [_hex_array(f"vfy_aedge{i}_{key}", edges), f"#define VFY_ANE{i}_{key} {len(edges)}ULL\n"]
+            text += [_hex_array(f"vfy_aedge{a.tag}_{key}", edges), f"#define VFY_ANE{a.tag}_{key} {len(edges)}ULL\n"]
         for n, (path, lt) in enumerate(parts):
-            tag = _part_tag(i, n, parts)
-            key = _type_key(lt)
+            tag = _part_tag(a.tag, n, parts)
+            edges = f"{a.tag}_{_type_key(lt)}"
             text += [_rand_fn(tag, strip_spelling(lt)),
-                     f"static uint64_t vfy_fill{tag}(void) {{  /* {p.name}[j]{path} */\n"
+                     f"static uint64_t vfy_fill{tag}(void) {{  /* {a.label}[j]{path} */\n"
                      "    uint64_t c = vfy_next();\n"
-                     f"    return (c & 1) ? vfy_aedge{i}_{key}[(c >> 1) % VFY_ANE{i}_{key}] : vfy_rand{tag}();\n"
+                     f"    return (c & 1) ? vfy_aedge{edges}[(c >> 1) % VFY_ANE{edges}] : vfy_rand{tag}();\n"
                      "}\n\n"]
     return "".join(text).splitlines()
 
@@ -612,9 +668,9 @@ def _array_edges(t: CType, constants: Sequence[int | float]) -> list[int]:
     return _dedupe(ARRAY_NAN[t.bits] if b & mag > inf else b for b in edges)
 
 
-def _part_tag(i: int, n: int, parts: Sequence[tuple[str, CType]]) -> str:
-    """The suffix of the random and fill functions of scalar part ``n`` of uniform array ``i``."""
-    return str(i) if len(parts) == 1 else f"{i}_{n}"
+def _part_tag(tag: str, n: int, parts: Sequence[tuple[str, CType]]) -> str:
+    """The suffix of the random and fill functions of scalar part ``n`` of the array tagged ``tag``."""
+    return tag if len(parts) == 1 else f"{tag}_{n}"
 
 
 def _type_key(t: CType) -> str:
@@ -641,20 +697,28 @@ def _declarations_c(vals: _Params, ptrs: _Params, svals: _Params, uvals: _Params
 
 
 def _uniform_arrays_c(uptrs: _Params) -> list[str]:
-    """The guarded arrays of the uniform pointers, filled with random bits, the vector run's a copy."""
+    """The guarded arrays of the uniform pointers (and structs passed by value), filled with edge and random
+    values, the vector run's a copy; then each element's pointer members pointed to their arrays (the vector
+    run's to its own copies)."""
     out: list[str] = []
-    for i, p in uptrs:
-        tt = _elem_type(p)
-        size = tt.size()
-        parts = _leaves(tt)
-        sets = " ".join(f"vfy_set(&vfy_su{i}[j]{path}, {lt.size()}, vfy_fill{_part_tag(i, n, parts)}());"
+    arrays = _arrays(uptrs)
+    for a in arrays:
+        t, size = a.tag, a.elem.size()
+        parts = _leaves(a.elem)
+        sets = " ".join(f"vfy_set(&vfy_su{t}[j]{path}, {lt.size()}, vfy_fill{_part_tag(t, n, parts)}());"
                         for n, (path, lt) in enumerate(parts))
-        out += [f"size_t vfy_slack{i};",
-                f"{_spell(tt)} *vfy_su{i} = vfy_guarded(VFY_NARR * {size}, &vfy_slack{i});",
-                f"{_spell(tt)} *vfy_vu{i} = vfy_guarded(VFY_NARR * {size}, &vfy_slack{i});",
-                f"for (long long j = -(long long)(vfy_slack{i} / {size}); j < (long long)VFY_NARR; j++) {{ {sets} }}",
-                f"memcpy((char *)vfy_vu{i} - vfy_slack{i}, (char *)vfy_su{i} - vfy_slack{i},"
-                f" vfy_slack{i} + VFY_NARR * {size});"]
+        out += [f"size_t vfy_slack{t};",
+                f"{_spell(a.elem)} *vfy_su{t} = vfy_guarded(VFY_NARR * {size}, &vfy_slack{t});",
+                f"{_spell(a.elem)} *vfy_vu{t} = vfy_guarded(VFY_NARR * {size}, &vfy_slack{t});",
+                f"for (long long j = -(long long)(vfy_slack{t} / {size}); j < (long long)VFY_NARR; j++) {{ {sets} }}",
+                f"memcpy((char *)vfy_vu{t} - vfy_slack{t}, (char *)vfy_su{t} - vfy_slack{t},"
+                f" vfy_slack{t} + VFY_NARR * {size});"]
+    for a in arrays:
+        if a.member is not None:
+            t, path = a.member
+            size = next(b.elem.size() for b in arrays if b.tag == t)
+            out.append(f"for (long long j = -(long long)(vfy_slack{t} / {size}); j < (long long)VFY_NARR; j++) {{"
+                       f" vfy_su{t}[j]{path} = vfy_su{a.tag}; vfy_vu{t}[j]{path} = vfy_vu{a.tag}; }}")
     return out
 
 
@@ -869,15 +933,15 @@ def _compare_arrays_c(uptrs: _Params, lvals: _Params, total: int, nan_bits: bool
                       ) -> list[str]:
     """The uniform arrays after all calls, element by element (member by member), the slack before them too."""
     out: list[str] = []
-    for i, p in uptrs:
-        if not isinstance(p.type, Pointer):
+    for a in _arrays(uptrs):
+        if not a.compare:
             continue  # (a struct passed by value: the calls cannot change the array)
-        tt, esize = p.type.target, p.type.target.size()
-        for path, lt in _leaves(tt):
+        t, esize = a.tag, a.elem.size()
+        for path, lt in _leaves(a.elem):
             cls, size = _cls(lt), lt.size()
-            out += [f"for (long long j = -(long long)(vfy_slack{i} / {esize}); j < (long long)VFY_NARR; j++) {{",
-                    f"    uint64_t s = vfy_bits(&vfy_su{i}[j]{path}, {size}),"
-                    f" v = vfy_bits(&vfy_vu{i}[j]{path}, {size});"]
+            out += [f"for (long long j = -(long long)(vfy_slack{t} / {esize}); j < (long long)VFY_NARR; j++) {{",
+                    f"    uint64_t s = vfy_bits(&vfy_su{t}[j]{path}, {size}),"
+                    f" v = vfy_bits(&vfy_vu{t}[j]{path}, {size});"]
             # An element computed from several array elements may carry any of their NaN payloads.
             strict = nan_bits and not isinstance(strip_spelling(lt), Float)
             if ulp_bound is not None and isinstance(strip_spelling(lt), Float):
@@ -885,7 +949,7 @@ def _compare_arrays_c(uptrs: _Params, lvals: _Params, total: int, nan_bits: bool
             else:
                 out.append(f"    if (!({_differ(lt, 's', 'v', strict)})) continue;")
             out += ["    vfy_mism++;", f"    if (vfy_amism++ >= {MAX_PRINTED}) continue;",
-                    f"    printf(\"mismatch: array {p.name} index %lld{path}%s after all calls: DIFFERS scalar \", j,"
+                    f"    printf(\"mismatch: array {a.label} index %lld{path}%s after all calls: DIFFERS scalar \", j,"
                     " j < 0 ? \" (before the array)\" : \"\");",
                     f"    vfy_show({cls}, {size}, s); printf(\" vector \"); vfy_show({cls}, {size}, v);"]
             if lvals and OFFSET + total - 1 <= lvals[0][1].type.max:  # the hint holds while x does not wrap
@@ -1044,6 +1108,7 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
         if _backed(p):
             try:
                 _leaves(t)  # (an array of structs of ints and floats too)
+                _pointer_members(t)  # (and of pointers to such arrays)
                 _spell(t)
             except Unverifiable as exc:
                 raise Unverifiable(f"parameter {p.name} ({p.type}): {exc}") from None
