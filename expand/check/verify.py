@@ -19,8 +19,12 @@ see ``Param``: a varying value is a gang (``vtype``) and a varying pointer point
 (``mtype *``); a uniform value is one scalar shared by the gang's lanes (edge and random values drawn
 per gang); a linear integer value is lane 0's value of a step-1 sequence (gang ``g`` gets
 ``g * lanes + OFFSET``, lane ``l``'s scalar call ``g * lanes + OFFSET + l``); a uniform pointer is the
-start of one array shared by every call, ``inputs + 2 * OFFSET`` elements of random bits, separate but
-identical for the scalar and the vector run and compared element by element after all calls. Each such
+start of one array shared by every call, ``inputs + 2 * OFFSET`` elements, each number in them (each
+member of a struct, nested ones and array members too) an edge value of its type or a random one,
+separate but identical for the scalar and the vector run and compared element by element after all calls
+(a pointer member points to an array of its own, filled and compared the same way; a pointer the function
+reaches only at constant offsets, ``verify(moving=...)``, and a uniform struct passed by value are
+element g of the array in gang g). Each such
 array ends exactly at a page boundary followed by an inaccessible page, and its first page follows
 another inaccessible page, so a stray vector access past either end traps (reported as a crash with
 its signal). The rest of the first page before element 0 (less than a page) is filled and compared
@@ -338,8 +342,8 @@ def _rand_fn(i: int | str, t: CType, bounds: tuple[int, int] | None = None) -> s
 
 
 class Unverifiable(TypeError):
-    """A parameter whose values the harness cannot make (a struct with a pointer member, ...): the
-    message says which part and why."""
+    """A parameter whose values the harness cannot make (a struct with a ``void *`` member, an array of
+    unknown length, ...): the message says which part and why."""
 
 
 def _parts(t: CType, path: str = "") -> list[tuple[str, CType]]:
