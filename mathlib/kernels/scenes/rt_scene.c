@@ -14,7 +14,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+
+#include "scene_print.h"
 
 #define MAX_TRIS 64
 #define MAX_NODES 128
@@ -132,27 +133,6 @@ static int build(int first, int n)
     return me;
 }
 
-/* f as a C float constant, in the fewest digits that read back as f */
-static const char *fc(float f)
-{
-    static char bufs[16][32];
-    static int next;
-    char *b = bufs[next++ % 16];
-    int found = 0;
-    for (int decimals = 1; decimals <= 9 && !found; decimals++) {
-        snprintf(b, 24, "%.*f", decimals, f);
-        found = strtof(b, NULL) == f;
-    }
-    for (int digits = 1; digits <= 9 && !found; digits++) {
-        snprintf(b, 24, "%.*g", digits, f);
-        found = strtof(b, NULL) == f;
-    }
-    if (!strpbrk(b, ".e"))
-        strcat(b, ".0");
-    strcat(b, "f");
-    return b;
-}
-
 int main(void)
 {
     const double R = 10.0;
@@ -169,24 +149,11 @@ int main(void)
     /* the camera: inside the room at (5, 5.5, 0.5), looking towards +z tilted down by asin(0.15); the
        image plane at distance 1 spans [-0.75, 0.75] in x and y. Any ray from inside a closed room
        hits something: so do the rays of pixels outside the raster (--verify's) */
-    const double half = 0.75, sin_t = 0.15, cos_t = sqrt(1.0 - sin_t * sin_t);
-    double r2c[4][4] = {{0}}, c2w[4][4] = {{0}};
-    r2c[0][0] = 2.0 * half / BASE_W;
-    r2c[0][3] = -half + half / BASE_W;
-    r2c[1][1] = -2.0 * half / BASE_H;
-    r2c[1][3] = half - half / BASE_H;
-    r2c[2][3] = 1.0;
-    r2c[3][3] = 1.0;
-    /* camera to world: rotation about x (y up, z forward), then the position */
-    c2w[0][0] = 1.0;
-    c2w[1][1] = cos_t;
-    c2w[1][2] = -sin_t;
-    c2w[2][1] = sin_t;
-    c2w[2][2] = cos_t;
-    c2w[0][3] = 5.0;
-    c2w[1][3] = 5.5;
-    c2w[2][3] = 0.5;
-    c2w[3][3] = 1.0;
+    const double sin_t = 0.15, cos_t = sqrt(1.0 - sin_t * sin_t);
+    const double right[3] = {1.0, 0.0, 0.0}, up[3] = {0.0, cos_t, sin_t}, fwd[3] = {0.0, -sin_t, cos_t};
+    const double pos[3] = {5.0, 5.5, 0.5};
+    double r2c[4][4], c2w[4][4];
+    camera_matrices(BASE_W, BASE_H, 0.75, right, up, fwd, pos, r2c, c2w);
 
     printf("/* The scene of mathlib/kernels/rt.c (shared with its anchor, mathlib/kernels/anchor/rt.c),\n"
            "   written by mathlib/kernels/scenes/rt_scene.c (do not edit): a closed room, the camera\n"
@@ -199,13 +166,9 @@ int main(void)
     printf("typedef struct {\n    float bounds[2][3];\n    int offset;\n    unsigned char nprims, axis;\n"
            "    unsigned short pad; /* 32 bytes */\n} rt_node;\n");
     printf("typedef struct { float p[3][3]; int id; } rt_tri;\n\n");
-    printf("static const float RT_RASTER_TO_CAMERA[4][4] = {\n");
-    for (int i = 0; i < 4; i++)
-        printf("    {%s, %s, %s, %s},\n", fc(r2c[i][0]), fc(r2c[i][1]), fc(r2c[i][2]), fc(r2c[i][3]));
-    printf("};\nstatic const float RT_CAMERA_TO_WORLD[4][4] = {\n");
-    for (int i = 0; i < 4; i++)
-        printf("    {%s, %s, %s, %s},\n", fc(c2w[i][0]), fc(c2w[i][1]), fc(c2w[i][2]), fc(c2w[i][3]));
-    printf("};\n\nstatic const rt_node RT_NODES[RT_NODES_N] = {\n");
+    print_matrix("RT_RASTER_TO_CAMERA", r2c);
+    print_matrix("RT_CAMERA_TO_WORLD", c2w);
+    printf("\nstatic const rt_node RT_NODES[RT_NODES_N] = {\n");
     for (int i = 0; i < nnodes; i++) {
         const gnode *n = &nodes[i];
         printf("    {{{%s, %s, %s}, {%s, %s, %s}}, %d, %d, %d, 0},\n", fc(n->lo[0]), fc(n->lo[1]), fc(n->lo[2]),
