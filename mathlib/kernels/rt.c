@@ -7,78 +7,24 @@
    the output is the hit distance (tmax: 1e30 when nothing is hit) and the id of the triangle hit
    (0 when none). Our scene (rt_scene.h, written by scenes/rt_scene.c): a room and two boxes, 34
    triangles, 35 nodes; the original reads a Cornell box or Sponza from files. Changes: C for
-   C++ (structs by pointer where the original passes references, vector helpers as functions),
-   int where the original has unsigned. One call per pixel; a gang is
+   C++ (structs by pointer where the original passes references, the float3 operators as
+   functions: vec3.h), int where the original has unsigned. One call per pixel; a gang is
    consecutive pixels of one row. */
 
 #include "rt_scene.h"
+#include "vec3.h"
 
-typedef struct { float x, y, z; } rt_vec;
 typedef struct {
-    rt_vec org, dir, inv;
+    vec3 org, dir, inv;
     int neg[3];
     float tmin, tmax;
     int hit_id;
 } rt_ray;
 
-static rt_vec vec3(float x, float y, float z)
+/* the camera ray through raster position (px, py), with what the box tests use */
+static void primary_ray(float px, float py, rt_ray *r)
 {
-    rt_vec v;
-    v.x = x;
-    v.y = y;
-    v.z = z;
-    return v;
-}
-
-static rt_vec vsub(rt_vec a, rt_vec b)
-{
-    return vec3(a.x - b.x, a.y - b.y, a.z - b.z);
-}
-
-static rt_vec vmul(rt_vec a, rt_vec b)
-{
-    return vec3(a.x * b.x, a.y * b.y, a.z * b.z);
-}
-
-static rt_vec vcross(rt_vec a, rt_vec b)
-{
-    return vec3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
-}
-
-static float vdot(rt_vec a, rt_vec b)
-{
-    return a.x * b.x + a.y * b.y + a.z * b.z;
-}
-
-/* the larger and the smaller of a and b, as std::max and std::min compare them */
-static float larger(float a, float b)
-{
-    return a < b ? b : a;
-}
-
-static float smaller(float a, float b)
-{
-    return b < a ? b : a;
-}
-
-/* the camera ray through raster position (px, py) */
-static void camera_ray(float px, float py, rt_ray *r)
-{
-    const float (*rc)[4] = RT_RASTER_TO_CAMERA;
-    const float (*cw)[4] = RT_CAMERA_TO_WORLD;
-    float cx = rc[0][0] * px + rc[0][1] * py + rc[0][3];
-    float cy = rc[1][0] * px + rc[1][1] * py + rc[1][3];
-    float cz = rc[2][3];
-    float cwt = rc[3][3];
-    cx /= cwt;
-    cy /= cwt;
-    cz /= cwt;
-    r->dir.x = cw[0][0] * cx + cw[0][1] * cy + cw[0][2] * cz;
-    r->dir.y = cw[1][0] * cx + cw[1][1] * cy + cw[1][2] * cz;
-    r->dir.z = cw[2][0] * cx + cw[2][1] * cy + cw[2][2] * cz;
-    r->org.x = cw[0][3] / cw[3][3];
-    r->org.y = cw[1][3] / cw[3][3];
-    r->org.z = cw[2][3] / cw[3][3];
+    camera_ray(RT_RASTER_TO_CAMERA, RT_CAMERA_TO_WORLD, px, py, &r->org, &r->dir);
     r->inv.x = 1.0f / r->dir.x;
     r->inv.y = 1.0f / r->dir.y;
     r->inv.z = 1.0f / r->dir.z;
@@ -94,30 +40,11 @@ static void camera_ray(float px, float py, rt_ray *r)
 static int box_hit(const float b[2][3], const rt_ray *r)
 {
     float t0 = r->tmin, t1 = r->tmax;
-    rt_vec lo = vmul(vsub(vec3(b[0][0], b[0][1], b[0][2]), r->org), r->inv);
-    rt_vec hi = vmul(vsub(vec3(b[1][0], b[1][1], b[1][2]), r->org), r->inv);
-    float s;
-    if (lo.x > hi.x) {
-        s = lo.x;
-        lo.x = hi.x;
-        hi.x = s;
-    }
-    t0 = larger(lo.x, t0);
-    t1 = smaller(hi.x, t1);
-    if (lo.y > hi.y) {
-        s = lo.y;
-        lo.y = hi.y;
-        hi.y = s;
-    }
-    t0 = larger(lo.y, t0);
-    t1 = smaller(hi.y, t1);
-    if (lo.z > hi.z) {
-        s = lo.z;
-        lo.z = hi.z;
-        hi.z = s;
-    }
-    t0 = larger(lo.z, t0);
-    t1 = smaller(hi.z, t1);
+    vec3 lo = vmul(vsub(vec3_of(b[0][0], b[0][1], b[0][2]), r->org), r->inv);
+    vec3 hi = vmul(vsub(vec3_of(b[1][0], b[1][1], b[1][2]), r->org), r->inv);
+    slab(lo.x, hi.x, &t0, &t1);
+    slab(lo.y, hi.y, &t0, &t1);
+    slab(lo.z, hi.z, &t0, &t1);
     return t0 <= t1;
 }
 
@@ -125,21 +52,21 @@ static int box_hit(const float b[2][3], const rt_ray *r)
    than tmax shortens the ray and names the triangle */
 static int tri_hit(const rt_tri *tri, rt_ray *r)
 {
-    rt_vec p0 = vec3(tri->p[0][0], tri->p[0][1], tri->p[0][2]);
-    rt_vec p1 = vec3(tri->p[1][0], tri->p[1][1], tri->p[1][2]);
-    rt_vec p2 = vec3(tri->p[2][0], tri->p[2][1], tri->p[2][2]);
-    rt_vec e1 = vsub(p1, p0);
-    rt_vec e2 = vsub(p2, p0);
-    rt_vec s1 = vcross(r->dir, e2);
+    vec3 p0 = vec3_of(tri->p[0][0], tri->p[0][1], tri->p[0][2]);
+    vec3 p1 = vec3_of(tri->p[1][0], tri->p[1][1], tri->p[1][2]);
+    vec3 p2 = vec3_of(tri->p[2][0], tri->p[2][1], tri->p[2][2]);
+    vec3 e1 = vsub(p1, p0);
+    vec3 e2 = vsub(p2, p0);
+    vec3 s1 = vcross(r->dir, e2);
     float det = vdot(s1, e1);
     if (det == 0.0f)
         return 0;
     float inv_det = 1.0f / det;
-    rt_vec d = vsub(r->org, p0);
+    vec3 d = vsub(r->org, p0);
     float b1 = vdot(d, s1) * inv_det;
     if (b1 < 0.0f || b1 > 1.0f)
         return 0;
-    rt_vec s2 = vcross(d, e1);
+    vec3 s2 = vcross(d, e1);
     float b2 = vdot(r->dir, s2) * inv_det;
     if (b2 < 0.0f || b1 + b2 > 1.0f)
         return 0;
@@ -196,7 +123,7 @@ void rt(int w, int h, float *depth, int *ids, int y, int x)
     float sx = (float)RT_BASE_W / (float)w;
     float sy = (float)RT_BASE_H / (float)h;
     rt_ray r;
-    camera_ray(x * sx, y * sy, &r);
+    primary_ray(x * sx, y * sy, &r);
     int hit = bvh_trace(&r);
     depth[y * w + x] = r.tmax;
     ids[y * w + x] = hit ? r.hit_id : 0;

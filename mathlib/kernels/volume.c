@@ -9,56 +9,16 @@
    point to the light (a nested loop); finally a gamma of 1/2.2 (powf). Our scene
    (volume_scene.h, written by scenes/volume_scene.c): 16^3 voxels of haze and three blobs, the
    light and the camera inside the box; the original reads a 3D density file and looks at the
-   box from outside. Changes: C for C++ (the float3 operators as functions, structs by pointer
-   where the original passes references), the grid's size a constant. One call per pixel; a gang
+   box from outside. Changes: C for C++ (the float3 operators as functions: vec3.h, structs by
+   pointer where the original passes references), the grid's size a constant. One call per pixel; a gang
    is consecutive pixels of one row. */
 
 #include <math.h>
 
 #include "volume_scene.h"
+#include "vec3.h"
 
-typedef struct { float x, y, z; } vol_vec;
-typedef struct { vol_vec org, dir; } vol_ray;
-
-static vol_vec vec3(float x, float y, float z)
-{
-    vol_vec v;
-    v.x = x;
-    v.y = y;
-    v.z = z;
-    return v;
-}
-
-static vol_vec vadd(vol_vec a, vol_vec b)
-{
-    return vec3(a.x + b.x, a.y + b.y, a.z + b.z);
-}
-
-static vol_vec vsub(vol_vec a, vol_vec b)
-{
-    return vec3(a.x - b.x, a.y - b.y, a.z - b.z);
-}
-
-static vol_vec vscale(vol_vec a, float s)
-{
-    return vec3(a.x * s, a.y * s, a.z * s);
-}
-
-static vol_vec vdiv(vol_vec a, vol_vec b)
-{
-    return vec3(a.x / b.x, a.y / b.y, a.z / b.z);
-}
-
-/* the larger and the smaller of a and b, as std::max and std::min compare them */
-static float larger(float a, float b)
-{
-    return a < b ? b : a;
-}
-
-static float smaller(float a, float b)
-{
-    return b < a ? b : a;
-}
+typedef struct { vec3 org, dir; } vol_ray;
 
 static int clampi(int v, int lo, int hi)
 {
@@ -71,54 +31,15 @@ static float lerp(float t, float a, float b)
     return (1.0f - t) * a + t * b;
 }
 
-/* the camera ray through raster position (px, py) */
-static void camera_ray(float px, float py, vol_ray *r)
-{
-    const float (*rc)[4] = VOL_RASTER_TO_CAMERA;
-    const float (*cw)[4] = VOL_CAMERA_TO_WORLD;
-    float cx = rc[0][0] * px + rc[0][1] * py + rc[0][3];
-    float cy = rc[1][0] * px + rc[1][1] * py + rc[1][3];
-    float cz = rc[2][3];
-    float cwt = rc[3][3];
-    cx /= cwt;
-    cy /= cwt;
-    cz /= cwt;
-    r->dir.x = cw[0][0] * cx + cw[0][1] * cy + cw[0][2] * cz;
-    r->dir.y = cw[1][0] * cx + cw[1][1] * cy + cw[1][2] * cz;
-    r->dir.z = cw[2][0] * cx + cw[2][1] * cy + cw[2][2] * cz;
-    r->org.x = cw[0][3] / cw[3][3];
-    r->org.y = cw[1][3] / cw[3][3];
-    r->org.z = cw[2][3] / cw[3][3];
-}
-
 /* the ray's parameters where it enters and leaves the box lo..hi (slabs); 0 if it misses */
-static int box_span(const vol_ray *r, vol_vec lo, vol_vec hi, float *t_in, float *t_out)
+static int box_span(const vol_ray *r, vec3 lo, vec3 hi, float *t_in, float *t_out)
 {
     float t0 = -1e30f, t1 = 1e30f;
-    vol_vec near = vdiv(vsub(lo, r->org), r->dir);
-    vol_vec far = vdiv(vsub(hi, r->org), r->dir);
-    float s;
-    if (near.x > far.x) {
-        s = near.x;
-        near.x = far.x;
-        far.x = s;
-    }
-    t0 = larger(near.x, t0);
-    t1 = smaller(far.x, t1);
-    if (near.y > far.y) {
-        s = near.y;
-        near.y = far.y;
-        far.y = s;
-    }
-    t0 = larger(near.y, t0);
-    t1 = smaller(far.y, t1);
-    if (near.z > far.z) {
-        s = near.z;
-        near.z = far.z;
-        far.z = s;
-    }
-    t0 = larger(near.z, t0);
-    t1 = smaller(far.z, t1);
+    vec3 near = vdiv(vsub(lo, r->org), r->dir);
+    vec3 far = vdiv(vsub(hi, r->org), r->dir);
+    slab(near.x, far.x, &t0, &t1);
+    slab(near.y, far.y, &t0, &t1);
+    slab(near.z, far.z, &t0, &t1);
     if (t0 <= t1) {
         *t_in = t0;
         *t_out = t1;
@@ -127,7 +48,7 @@ static int box_span(const vol_ray *r, vol_vec lo, vol_vec hi, float *t_in, float
     return 0;
 }
 
-static int inside(vol_vec p, vol_vec lo, vol_vec hi)
+static int inside(vec3 p, vec3 lo, vec3 hi)
 {
     return p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y && p.z >= lo.z && p.z <= hi.z;
 }
@@ -142,7 +63,7 @@ static float voxel(int x, int y, int z)
 }
 
 /* the density at p: 0 outside the box, else trilinear between the 8 voxels around p */
-static float density(vol_vec p, vol_vec lo, vol_vec hi)
+static float density(vec3 p, vec3 lo, vec3 hi)
 {
     if (!inside(p, lo, hi))
         return 0.0f;
@@ -161,7 +82,7 @@ static float density(vol_vec p, vol_vec lo, vol_vec hi)
 }
 
 /* the fraction of light that crosses the medium from p0 to p1 (steps of 0.2 from p1) */
-static float transmittance(vol_vec p0, vol_vec p1, vol_vec lo, vol_vec hi, float sigma_t)
+static float transmittance(vec3 p0, vec3 p1, vec3 lo, vec3 hi, float sigma_t)
 {
     float t_in, t_out;
     vol_ray r;
@@ -175,8 +96,8 @@ static float transmittance(vol_vec p0, vol_vec p1, vol_vec lo, vol_vec hi, float
     float step = 0.2f;
     float dt = step / len;
     float t = t_in;
-    vol_vec p = vadd(r.org, vscale(r.dir, t_in));
-    vol_vec dp = vscale(r.dir, dt);
+    vec3 p = vadd(r.org, vscale(r.dir, t_in));
+    vec3 dp = vscale(r.dir, dt);
     while (t < t_out) {
         tau += step * sigma_t * density(p, lo, hi);
         p = vadd(p, dp);
@@ -185,9 +106,9 @@ static float transmittance(vol_vec p0, vol_vec p1, vol_vec lo, vol_vec hi, float
     return expf(-tau);
 }
 
-static float dist2(vol_vec a, vol_vec b)
+static float dist2(vec3 a, vec3 b)
 {
-    vol_vec d = vsub(a, b);
+    vec3 d = vsub(a, b);
     return d.x * d.x + d.y * d.y + d.z * d.z;
 }
 
@@ -195,9 +116,9 @@ static float dist2(vol_vec a, vol_vec b)
 static float march(const vol_ray *r)
 {
     float t_in, t_out;
-    vol_vec lo = vec3(VOL_BOX[0][0], VOL_BOX[0][1], VOL_BOX[0][2]);
-    vol_vec hi = vec3(VOL_BOX[1][0], VOL_BOX[1][1], VOL_BOX[1][2]);
-    vol_vec light = vec3(VOL_LIGHT[0], VOL_LIGHT[1], VOL_LIGHT[2]);
+    vec3 lo = vec3_of(VOL_BOX[0][0], VOL_BOX[0][1], VOL_BOX[0][2]);
+    vec3 hi = vec3_of(VOL_BOX[1][0], VOL_BOX[1][1], VOL_BOX[1][2]);
+    vec3 light = vec3_of(VOL_LIGHT[0], VOL_LIGHT[1], VOL_LIGHT[2]);
     if (!box_span(r, lo, hi, &t_in, &t_out))
         return 0.0f;
     t_in = larger(t_in, 0.0f);
@@ -206,8 +127,8 @@ static float march(const vol_ray *r)
     float len = sqrtf(r->dir.x * r->dir.x + r->dir.y * r->dir.y + r->dir.z * r->dir.z);
     float dt = step / len;
     float t = t_in;
-    vol_vec p = vadd(r->org, vscale(r->dir, t_in));
-    vol_vec dp = vscale(r->dir, dt);
+    vec3 p = vadd(r->org, vscale(r->dir, t_in));
+    vec3 dp = vscale(r->dir, dt);
     while (t < t_out) {
         float d = density(p, lo, hi);
         float atten = expf(-tau);
@@ -229,6 +150,6 @@ void volume(int w, int h, float *image, int y, int x)
     float sx = (float)VOL_BASE_W / (float)w;
     float sy = (float)VOL_BASE_H / (float)h;
     vol_ray r;
-    camera_ray(x * sx, y * sy, &r);
+    camera_ray(VOL_RASTER_TO_CAMERA, VOL_CAMERA_TO_WORLD, x * sx, y * sy, &r.org, &r.dir);
     image[y * w + x] = march(&r);
 }

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "simd.h"
+#include "vvec.h"
 
 #include "../deferred_scene.h"
 
@@ -16,10 +17,6 @@ static inline vf dot3(vf x, vf y, vf z, vf a, vf b, vf c)
 {
     return vf_add(vf_add(vf_mul(x, a), vf_mul(y, b)), vf_mul(z, c));
 }
-
-/* a < b ? b : a, and b < a ? b : a, lane by lane */
-static inline vf larger(vf a, vf b) { return vf_blend(a, b, vf_lt(a, b)); }
-static inline vf smaller(vf a, vf b) { return vf_blend(a, b, vf_lt(b, a)); }
 
 static inline vf half_to_float(vi h)
 {
@@ -34,27 +31,16 @@ static inline vf unorm8_to_float(vi u)
     return vf_mul(vf_from_vi(u), vf_set1(1.0f / 255.0f));
 }
 
-/* VL elements of a G-buffer array from g0 on, or at g (the gang wraps around the row) */
-#define GB_LOAD(kind, table, g0, g, contiguous)                                                             \
-    ((contiguous) ? vi_load_##kind(&(table)[g0]) : gb_gather_##kind((table), (g)))
-
-static inline vi gb_gather_u16(const unsigned short *t, vi g)
-{
-    int ix[VL], out[VL];
-    vi_store(ix, g);
-    for (int l = 0; l < VL; l++)
-        out[l] = t[ix[l]];
-    return vi_load(out);
-}
-
-static inline vi gb_gather_u8(const unsigned char *t, vi g)
-{
-    int ix[VL], out[VL];
-    vi_store(ix, g);
-    for (int l = 0; l < VL; l++)
-        out[l] = t[ix[l]];
-    return vi_load(out);
-}
+/* VL elements of a G-buffer array from g0 on, or at g one lane at a time (the gang wraps around the row) */
+#define GB_LOAD(kind, table, g0, g, contiguous) ((contiguous) ? vi_load_##kind(&(table)[g0]) : gb_lanes((table), (g)))
+#define gb_lanes(table, g)                                                                                  \
+    ({                                                                                                     \
+        int ix_[VL], out_[VL];                                                                             \
+        vi_store(ix_, (g));                                                                                \
+        for (int l_ = 0; l_ < VL; l_++)                                                                    \
+            out_[l_] = (table)[ix_[l_]];                                                                   \
+        vi_load(out_);                                                                                     \
+    })
 
 void anchor_deferred(int w, int *fb_r, int *fb_g, int *fb_b, int y, int x)
 {

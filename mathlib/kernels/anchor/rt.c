@@ -7,33 +7,9 @@
    triangles are tested under the mask of the lanes still inside it, each test's result blended. */
 
 #include "simd.h"
+#include "vvec.h"
 
 #include "../rt_scene.h"
-
-typedef struct { vf x, y, z; } vvec;
-
-static inline vvec vvec3(vf x, vf y, vf z)
-{
-    vvec v = {x, y, z};
-    return v;
-}
-
-static inline vvec vsub(vvec a, vvec b) { return vvec3(vf_sub(a.x, b.x), vf_sub(a.y, b.y), vf_sub(a.z, b.z)); }
-
-static inline vvec vcross(vvec a, vvec b)
-{
-    return vvec3(vf_sub(vf_mul(a.y, b.z), vf_mul(a.z, b.y)), vf_sub(vf_mul(a.z, b.x), vf_mul(a.x, b.z)),
-                 vf_sub(vf_mul(a.x, b.y), vf_mul(a.y, b.x)));
-}
-
-static inline vf vdot(vvec a, vvec b)
-{
-    return vf_add(vf_add(vf_mul(a.x, b.x), vf_mul(a.y, b.y)), vf_mul(a.z, b.z));
-}
-
-/* a < b ? b : a, and b < a ? b : a, lane by lane */
-static inline vf larger(vf a, vf b) { return vf_blend(a, b, vf_lt(a, b)); }
-static inline vf smaller(vf a, vf b) { return vf_blend(a, b, vf_lt(b, a)); }
 
 /* the tables as 32-bit words: a node is 8 (bounds, offset, then nprims and axis in the low bytes of
    the eighth), a triangle 10 (its vertices, then its id) */
@@ -101,23 +77,8 @@ static inline void tri_hit(vi tri, vm on, vray *r)
 
 void anchor_rt(int w, int h, float *depth, int *ids, int y, int x)
 {
-    const float (*rc)[4] = RT_RASTER_TO_CAMERA;
-    const float (*cw)[4] = RT_CAMERA_TO_WORLD;
-    float sx = (float)RT_BASE_W / (float)w, sy = (float)RT_BASE_H / (float)h;
-    /* the camera ray: the raster's y, the camera's z and w and the origin are the same in every lane */
-    vf px = vf_mul(vf_lanes_from(x), vf_set1(sx));
-    float py = y * sy;
-    float cwt = rc[3][3];
-    vf cx = vf_div(vf_add(vf_add(vf_mul(vf_set1(rc[0][0]), px), vf_set1(rc[0][1] * py)), vf_set1(rc[0][3])),
-                   vf_set1(cwt));
-    vf cy = vf_div(vf_add(vf_add(vf_mul(vf_set1(rc[1][0]), px), vf_set1(rc[1][1] * py)), vf_set1(rc[1][3])),
-                   vf_set1(cwt));
-    float cz = rc[2][3] / cwt;
     vray r;
-    r.dir = vvec3(vf_add(vf_add(vf_mul(vf_set1(cw[0][0]), cx), vf_mul(vf_set1(cw[0][1]), cy)), vf_set1(cw[0][2] * cz)),
-                  vf_add(vf_add(vf_mul(vf_set1(cw[1][0]), cx), vf_mul(vf_set1(cw[1][1]), cy)), vf_set1(cw[1][2] * cz)),
-                  vf_add(vf_add(vf_mul(vf_set1(cw[2][0]), cx), vf_mul(vf_set1(cw[2][1]), cy)), vf_set1(cw[2][2] * cz)));
-    r.org = vvec3(vf_set1(cw[0][3] / cw[3][3]), vf_set1(cw[1][3] / cw[3][3]), vf_set1(cw[2][3] / cw[3][3]));
+    camera_rays(RT_RASTER_TO_CAMERA, RT_CAMERA_TO_WORLD, RT_BASE_W, RT_BASE_H, w, h, y, x, &r.org, &r.dir);
     vf one = vf_set1(1.0f), zero = vf_set1(0.0f);
     r.inv = vvec3(vf_div(one, r.dir.x), vf_div(one, r.dir.y), vf_div(one, r.dir.z));
     r.neg[0] = vf_lt(r.inv.x, zero);

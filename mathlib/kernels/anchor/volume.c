@@ -9,34 +9,9 @@
 #include <math.h>
 
 #include "simd.h"
+#include "vvec.h"
 
 #include "../volume_scene.h"
-
-typedef struct { vf x, y, z; } vvec;
-
-static inline vvec vvec3(vf x, vf y, vf z)
-{
-    vvec v = {x, y, z};
-    return v;
-}
-
-static inline vvec vsplat(float x, float y, float z)
-{
-    return vvec3(vf_set1(x), vf_set1(y), vf_set1(z));
-}
-
-static inline vvec vadd(vvec a, vvec b) { return vvec3(vf_add(a.x, b.x), vf_add(a.y, b.y), vf_add(a.z, b.z)); }
-static inline vvec vsub(vvec a, vvec b) { return vvec3(vf_sub(a.x, b.x), vf_sub(a.y, b.y), vf_sub(a.z, b.z)); }
-static inline vvec vscale(vvec a, vf s) { return vvec3(vf_mul(a.x, s), vf_mul(a.y, s), vf_mul(a.z, s)); }
-
-static inline vf vdot(vvec a, vvec b)
-{
-    return vf_add(vf_add(vf_mul(a.x, b.x), vf_mul(a.y, b.y)), vf_mul(a.z, b.z));
-}
-
-/* a < b ? b : a, and b < a ? b : a, lane by lane */
-static inline vf larger(vf a, vf b) { return vf_blend(a, b, vf_lt(a, b)); }
-static inline vf smaller(vf a, vf b) { return vf_blend(a, b, vf_lt(b, a)); }
 
 static inline vf lerp(vf t, vf a, vf b)
 {
@@ -133,22 +108,8 @@ static inline vf transmittance(vvec light, vvec p, vm on, float sigma_t)
 
 void anchor_volume(int w, int h, float *image, int y, int x)
 {
-    const float (*rc)[4] = VOL_RASTER_TO_CAMERA;
-    const float (*cw)[4] = VOL_CAMERA_TO_WORLD;
-    float sx = (float)VOL_BASE_W / (float)w, sy = (float)VOL_BASE_H / (float)h;
-    /* the camera ray: the raster's y, the camera's z and w and the origin are the same in every lane */
-    vf px = vf_mul(vf_lanes_from(x), vf_set1(sx));
-    float py = y * sy;
-    float cwt = rc[3][3];
-    vf cx = vf_div(vf_add(vf_add(vf_mul(vf_set1(rc[0][0]), px), vf_set1(rc[0][1] * py)), vf_set1(rc[0][3])),
-                   vf_set1(cwt));
-    vf cy = vf_div(vf_add(vf_add(vf_mul(vf_set1(rc[1][0]), px), vf_set1(rc[1][1] * py)), vf_set1(rc[1][3])),
-                   vf_set1(cwt));
-    float cz = rc[2][3] / cwt;
-    vvec dir = vvec3(vf_add(vf_add(vf_mul(vf_set1(cw[0][0]), cx), vf_mul(vf_set1(cw[0][1]), cy)), vf_set1(cw[0][2] * cz)),
-                     vf_add(vf_add(vf_mul(vf_set1(cw[1][0]), cx), vf_mul(vf_set1(cw[1][1]), cy)), vf_set1(cw[1][2] * cz)),
-                     vf_add(vf_add(vf_mul(vf_set1(cw[2][0]), cx), vf_mul(vf_set1(cw[2][1]), cy)), vf_set1(cw[2][2] * cz)));
-    vvec org = vsplat(cw[0][3] / cw[3][3], cw[1][3] / cw[3][3], cw[2][3] / cw[3][3]);
+    vvec org, dir;
+    camera_rays(VOL_RASTER_TO_CAMERA, VOL_CAMERA_TO_WORLD, VOL_BASE_W, VOL_BASE_H, w, h, y, x, &org, &dir);
 
     vvec light = vsplat(VOL_LIGHT[0], VOL_LIGHT[1], VOL_LIGHT[2]);
     const float emission = 0.25f, sigma_a = 10.0f, sigma_s = 10.0f, step = 0.025f, intensity = 40.0f;
