@@ -5,8 +5,9 @@
    test per node, the near child first and the far one on a local stack of node numbers indexed by
    a per-pixel stack pointer, a ray-triangle test per triangle of a leaf, which shortens the ray);
    the output is the hit distance (tmax: 1e30 when nothing is hit) and the id of the triangle hit
-   (0 when none). Our scene (rt_scene.h, written by scenes/rt_scene.c): a room and two boxes, 34
-   triangles, 35 nodes; the original reads a Cornell box or Sponza from files. Changes: C for
+   (0 when none). Our scene (rt_scene.h, written by scenes/rt_scene.c): a closed room with the
+   camera and two boxes in it, 36 triangles, 39 nodes; the original reads a Cornell box or Sponza
+   from files. Changes: C for
    C++ (structs by pointer where the original passes references, the float3 operators as
    functions: vec3.h), int where the original has unsigned. One call per pixel; a gang is
    consecutive pixels of one row. */
