@@ -1,4 +1,4 @@
-"""The kernel suite of issue 19 (mathlib/suite.py, mathlib/kernels): every kernel that expand expands
+"""The kernel suite of issues 19 and 25 (mathlib/suite.py, mathlib/kernels): every kernel that expand expands
 verifies bit for bit on all 7 ISAs (with the vector libm where the ISA has it, as the benchmark
 measures it); every kernel it cannot expand yet gives the diagnostic the suite expects, on every
 ISA; every hand-written anchor computes exactly what the scalar kernel computes (expand's --verify
@@ -36,7 +36,8 @@ def _read(k: Kernel, isa):
 
 
 def test_the_suite_is_the_issue_s() -> None:
-    assert [k.name for k in KERNELS] == ["mandelbrot", "noise", "black_scholes", "binomial", "aobench", "stencil"]
+    assert [k.name for k in KERNELS] == ["mandelbrot", "noise", "black_scholes", "binomial", "aobench", "stencil",
+                                         "rt", "volume", "deferred"]
     for k in KERNELS:
         assert k.source.is_file() and k.anchor.is_file(), k.name
         assert "github.com/ispc/ispc, examples/cpu/" in " ".join(k.source.read_text().split()), k.name  # the origin
@@ -75,7 +76,8 @@ def test_kernel_verifies_per_lane_libm(k: Kernel, isa: str) -> None:
 
 
 @pytest.mark.parametrize("isa", _isa_params(ISAS))
-@pytest.mark.parametrize("k", [k for k in EXPANDS if k.name in ("black_scholes", "binomial")], ids=lambda k: k.name)
+@pytest.mark.parametrize("k", [k for k in EXPANDS if k.name in ("black_scholes", "binomial", "volume", "deferred")],
+                         ids=lambda k: k.name)
 def test_kernel_verifies_with_vector_libm(k: Kernel, isa: str) -> None:
     """As the benchmark expands them: expf/logf/powf calls of mathlib's vector libm (per lane where
     the library lacks a function there), bit for bit with glibc's sources."""
