@@ -51,8 +51,6 @@ static inline vi vi_and(vi a, vi b) { return _mm512_and_si512(a, b); }
 static inline vi vi_or(vi a, vi b) { return _mm512_or_si512(a, b); }
 static inline vi vi_xor(vi a, vi b) { return _mm512_xor_si512(a, b); }
 static inline vi vi_mul(vi a, vi b) { return _mm512_mullo_epi32(a, b); }
-static inline vi vi_sll(vi a, int n) { return _mm512_slli_epi32(a, n); }
-static inline vi vi_srl(vi a, int n) { return _mm512_srli_epi32(a, n); }
 static inline vi vi_blend(vi a, vi b, vm m) { return _mm512_mask_mov_epi32(a, m, b); }
 #ifndef ANCHOR_LANE_LOADS
 static inline vi vi_gather(const int *t, vi idx) { return _mm512_i32gather_epi32(idx, t, 4); }
@@ -92,8 +90,6 @@ static inline vi vi_load(const int *p) { return _mm512_loadu_si512(p); }
 static inline vi vi_load_u16(const unsigned short *p) { return _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)p)); }
 static inline vi vi_load_u8(const unsigned char *p) { return _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)p)); }
 static inline vi vi_sub(vi a, vi b) { return _mm512_sub_epi32(a, b); }
-static inline vi vi_mul(vi a, vi b) { return _mm512_mullo_epi32(a, b); }
-static inline vi vi_or(vi a, vi b) { return _mm512_or_si512(a, b); }
 static inline vi vi_slli(vi a, int n) { return _mm512_slli_epi32(a, n); }
 static inline vi vi_srli(vi a, int n) { return _mm512_srli_epi32(a, n); }
 static inline vi vi_min(vi a, vi b) { return _mm512_min_epi32(a, b); }
@@ -136,8 +132,6 @@ static inline vi vi_and(vi a, vi b) { return _mm256_and_si256(a, b); }
 static inline vi vi_or(vi a, vi b) { return _mm256_or_si256(a, b); }
 static inline vi vi_xor(vi a, vi b) { return _mm256_xor_si256(a, b); }
 static inline vi vi_mul(vi a, vi b) { return _mm256_mullo_epi32(a, b); }
-static inline vi vi_sll(vi a, int n) { return _mm256_slli_epi32(a, n); }
-static inline vi vi_srl(vi a, int n) { return _mm256_srli_epi32(a, n); }
 static inline vi vi_blend(vi a, vi b, vm m) { return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), m)); }
 #ifndef ANCHOR_LANE_LOADS
 static inline vi vi_gather(const int *t, vi idx) { return _mm256_i32gather_epi32(t, idx, 4); }
@@ -169,8 +163,6 @@ static inline vi vi_load(const int *p) { return _mm256_loadu_si256((const __m256
 static inline vi vi_load_u16(const unsigned short *p) { return _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p)); }
 static inline vi vi_load_u8(const unsigned char *p) { return _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p)); }
 static inline vi vi_sub(vi a, vi b) { return _mm256_sub_epi32(a, b); }
-static inline vi vi_mul(vi a, vi b) { return _mm256_mullo_epi32(a, b); }
-static inline vi vi_or(vi a, vi b) { return _mm256_or_si256(a, b); }
 static inline vi vi_slli(vi a, int n) { return _mm256_slli_epi32(a, n); }
 static inline vi vi_srli(vi a, int n) { return _mm256_srli_epi32(a, n); }
 static inline vi vi_min(vi a, vi b) { return _mm256_min_epi32(a, b); }
@@ -211,8 +203,6 @@ static inline vi vi_and(vi a, vi b) { return _mm_and_si128(a, b); }
 static inline vi vi_or(vi a, vi b) { return _mm_or_si128(a, b); }
 static inline vi vi_xor(vi a, vi b) { return _mm_xor_si128(a, b); }
 static inline vi vi_mul(vi a, vi b) { return _mm_mullo_epi32(a, b); }
-static inline vi vi_sll(vi a, int n) { return _mm_slli_epi32(a, n); }
-static inline vi vi_srl(vi a, int n) { return _mm_srli_epi32(a, n); }
 static inline vi vi_blend(vi a, vi b, vm m) { return _mm_castps_si128(_mm_blendv_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b), m)); }
 /* no gather: each lane's index taken out of the register, its element loaded, the four built
    into a register (GCC: movd and unpacks, where pinsrd/insertps from memory chain every lane's
@@ -245,8 +235,6 @@ static inline vi vi_load_u8(const unsigned char *p)
     return _mm_cvtepu8_epi32(_mm_cvtsi32_si128(w));
 }
 static inline vi vi_sub(vi a, vi b) { return _mm_sub_epi32(a, b); }
-static inline vi vi_mul(vi a, vi b) { return _mm_mullo_epi32(a, b); }
-static inline vi vi_or(vi a, vi b) { return _mm_or_si128(a, b); }
 static inline vi vi_slli(vi a, int n) { return _mm_slli_epi32(a, n); }
 static inline vi vi_srli(vi a, int n) { return _mm_srli_epi32(a, n); }
 static inline vi vi_min(vi a, vi b) { return _mm_min_epi32(a, b); }
