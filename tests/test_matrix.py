@@ -18,8 +18,8 @@ def test_every_isa_is_in_the_matrix() -> None:
 def test_every_function_on_every_isa(isa: str) -> None:
     text, ok = table([isa])
     assert ok, text
-    rows = 27  # 14 corpus functions, 8 loop kernels, the 5 suite kernels expand expands
-    assert text.count("diagnostic (expected)") == 1, text  # aobench (mathlib/suite.py)
+    rows = 31  # 14 corpus functions, 8 loop kernels, the 9 suite kernels (every one expands)
+    assert text.count("diagnostic (expected)") == 0, text
     if why_not_here(isa) is not None:
         assert text.count("compiled, not run here") == rows, text
         pytest.skip(f"every function compiled and linked for {isa}, not run: {why_not_here(isa)}")
