@@ -2,11 +2,13 @@
 the single rounding instruction (EXPAND Section 5 / Fig. 6, on x86).
 
     python -m mathlib.bench [--quick] [--isa sse4.1 --isa avx2 ...] [--functions floorf,logf]
-                            [--out mathlib/results] [--rounds R] [--min-ms MS] [--keep-build DIR]
+                            [--out mathlib/results] [--rounds R] [--min-ms MS] [--keep-build DIR] [--instructions]
     python -m mathlib.bench --kernels [mandelbrot,...] [options as above]   (the kernel suite: mathlib/kbench.py)
 
-For every corpus function (``mathlib.corpus``) and every loop kernel of ``mathlib/loops`` with only
-value parameters, and every x86 ISA the host runs, one C program holds every variant:
+For every corpus function (``mathlib.corpus``), the libm functions ``LIBM_FUNCTIONS`` (expf, sinf, cosf:
+not corpus functions; read and compiled with glibc's own headers and flags, as mathlib's vector libm
+builds them) and every loop kernel of ``mathlib/loops`` with only value parameters, and every x86 ISA
+the host runs, one C program holds every variant:
 
 * ``scalar``: the glibc source, ``-O2 -fno-tree-vectorize -ffp-contract=off`` (+ the ISA's -m flags,
   so every object of one program targets the same ISA), called once per element from a loop;
@@ -20,7 +22,8 @@ value parameters, and every x86 ISA the host runs, one C program holds every var
   really calls;
 * ``expandm``: mathlib's vector libm (``python -m mathlib.libm``, built once per run into the cache):
   the library's entry point ``_Exp_<f>_<isa>`` of each function it has, called once per gang;
-* ``libmvec`` (logf, powf) and ``SLEEF`` (rounding, fabsf, copysignf, scalbnf as ldexpf, logf, powf);
+* ``libmvec`` (logf, powf, expf, sinf, cosf) and ``SLEEF`` (rounding, fabsf, copysignf, scalbnf as
+  ldexpf; the u10 logf, powf, expf, sinf, cosf);
 * ``instr``: the rounding instruction (``roundps``/``vrndscaleps``; roundf as the exact
   trunc + half-away fix-up, fabsf/copysignf as the bit operations), inlined in the loop.
 
@@ -30,9 +33,16 @@ values (NaN, inf, zero, subnormals, huge, negative, ...) that take the rare bran
 each variant is calibrated to run >= ``min_ms`` per round, then ``rounds`` rounds run every variant
 once (interleaved, the order rotating per round), and the median ns/element is kept; speedups are
 over the scalar median of the same run. Outputs (bench.md, bench.json, bench.png, bench_rare.png)
-go to ``--out``. A benchmark, not a test: it asserts nothing about speed. Every variant's outputs
-are also compared with the scalar ones (bit for bit, any NaN matching any NaN): the counts are in
-the JSON and the notes of the table.
+go to ``--out``. A benchmark, not a test: it asserts nothing about speed.
+
+Before it is timed, every variant's outputs are compared with the scalar ones (``check_bound``):
+expand's columns, mathlib's libm and the instruction must give the same bits (any NaN matching any
+NaN), libmvec and SLEEF's u10 functions must be within their documented error plus glibc's own in
+ULP (SLEEF's sinf/cosf where |x| <= 1e28, their documented domain), GCC's clones are reported only;
+a variant that fails is not timed (``**off**`` in the table; the section "Checks" says by how much).
+With ``--instructions`` every timed variant's loop is also run once under mathlib/icount.py's
+tracer, which counts the instructions it executes exactly (single steps under ptrace: this VM has no
+hardware counters for ``perf``): ``instructions`` per element in the JSON and two tables.
 """
 
 from __future__ import annotations
@@ -849,7 +859,7 @@ static void differ(const void *a, const void *b, int size, int isf, double domai
         if (x == y) continue;
         if (isf && (x & 0x7fffffffu) > 0x7f800000u && (y & 0x7fffffffu) > 0x7f800000u) continue;
         c->bad++;
-        if (!(BENCH_ARG0(i) <= domain)) {
+        if (BENCH_ARG0(i) > domain) { /* (a NaN argument is in every domain) */
             c->outside++;
             continue;
         }

@@ -223,6 +223,11 @@ class Disassembly:
 
 def resolve(c: Count) -> list[tuple[str, Insn | None, int]]:
     """Each counted address as (object file, instruction, count)."""
+    return [(path, insn, k) for path, insn, k, _ in _resolved(c)]
+
+
+def _resolved(c: Count) -> list[tuple[str, Insn | None, int, int]]:
+    """Each counted address as (object file, instruction, count, its address in the file)."""
     maps = []
     for line in c.maps:
         parts = line.split()
@@ -236,20 +241,41 @@ def resolve(c: Count) -> list[tuple[str, Insn | None, int]]:
     for rip, k in c.rips.items():
         i = bisect.bisect_right(starts, rip) - 1
         if i < 0 or not (maps[i][0] <= rip < maps[i][1]):
-            out.append(("?", None, k))
+            out.append(("?", None, k, rip))
             continue
         lo, _, off, path = maps[i]
         d = cache.get(path) or cache.setdefault(path, Disassembly(path))
-        out.append((path, d.at(d.vaddr(rip - lo + off)), k))
+        va = d.vaddr(rip - lo + off)
+        out.append((path, d.at(va), k, va))
+    return out
+
+
+def source_lines(path: str, vaddrs: list[int]) -> dict[int, str]:
+    """``file:line`` of each address of ``path`` (addr2line; objects compiled with -g), else nothing: the
+    outermost frame of an inlined call (the line that called the intrinsic or helper)."""
+    if not vaddrs:
+        return {}
+    p = subprocess.run(["addr2line", "-i", "-a", "-e", path, *[hex(a) for a in vaddrs]], capture_output=True,
+                       text=True)
+    if p.returncode != 0:
+        return {}
+    out: dict[int, str] = {}
+    addr = None
+    for ln in p.stdout.splitlines():
+        if ln.startswith("0x"):
+            addr = int(ln, 16)
+        elif addr is not None and not ln.startswith("??"):
+            out[addr] = ln.split(" (")[0]  # (the last line of the group: the outermost frame)
     return out
 
 
 def profile(c: Count) -> dict[str, Counter]:
-    """Counts per mnemonic, per function (``object:function``) and per instruction text."""
+    """Counts per mnemonic, per function (``object:function``) and per source line (``file:line``, for
+    objects with debug information)."""
     by_mn: Counter = Counter()
     by_fn: Counter = Counter()
-    by_text: Counter = Counter()
-    for path, insn, k in resolve(c):
+    at: dict[str, list[tuple[int, int]]] = {}
+    for path, insn, k, vaddr in _resolved(c):
         name = Path(path).name
         if insn is None:
             by_mn["?"] += k
@@ -257,8 +283,14 @@ def profile(c: Count) -> dict[str, Counter]:
             continue
         by_mn[insn.mnemonic] += k
         by_fn[f"{name}:{insn.function}"] += k
-        by_text[insn.text] += k
-    return {"mnemonic": by_mn, "function": by_fn, "text": by_text}
+        at.setdefault(path, []).append((vaddr, k))
+    by_line: Counter = Counter()
+    for path, hits in at.items():
+        lines = source_lines(path, [a for a, _ in hits])
+        for a, k in hits:
+            if a in lines:
+                by_line[lines[a]] += k
+    return {"mnemonic": by_mn, "function": by_fn, "line": by_line}
 
 
 def main(argv: list[str] | None = None) -> int:
