@@ -14,7 +14,14 @@ The program marks the stretch with two ``int3`` instructions (the benchmark prog
 prints ``instructions N``: the instructions between the two, the second ``int3`` excluded. With
 ``-p`` it also prints the program's memory map (``map <line of /proc/PID/maps>``) and how often each
 instruction address ran (``rip ADDRESS COUNT``); ``profile`` turns that into counts per mnemonic and
-per function with objdump (``readelf`` gives each object's load segments).
+per function with objdump (``readelf`` gives each object's load segments) and, for objects compiled
+with ``-g``, per source line (addr2line; an inlined intrinsic or helper counts for the line that
+called it): with expand's output, whose groups of lines each follow a comment with the scalar
+statement, that says which scalar statement the instructions go to.
+
+Cross-check: on AVX2 (which valgrind runs) ``valgrind --tool=callgrind --toggle-collect=bench_expandm``
+counts 30,498 instructions for one call of expf's mathlib-libm loop over 2,048 elements, this tracer
+30,500 (the two more: `mov $0x800,%edi` and the `call` between the marks).
 """
 
 from __future__ import annotations
