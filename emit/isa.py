@@ -156,6 +156,10 @@ class TableRead:
     stride: int
     fits32: bool
     lane: Callable[[int], str]
+    #: where the statement reads through the same index more than once (``s[i].a`` and ``s[i].b``): gives a
+    #: variable of C type (its first argument) holding the index the gather uses (its second), declared once
+    #: before the statement, so that each read reuses it (None: the index is written out in the gather)
+    name: Callable[[str, str], str] | None = None
 
 class Isa:
     """A portable vector ISA: every gang is a struct of ``lanes`` scalars and every operation runs
@@ -835,6 +839,8 @@ class GatherInstructions(ABC):
         if mult > 1:
             idx = (self.shift("<<", ck, idx, str(mult.bit_length() - 1), True) if mult & (mult - 1) == 0
                    else self.binop("*", ck, idx, self.splat(ck, str(mult))))
+        if read.name is not None and not idx.isidentifier():
+            idx = read.name(self.vtype(ck), idx)
         ib, eb, nk, ni = kind_bits(ck), self.lane_bits(k), self.nregs(k), self.nregs(ck)
 
         def regs(b: str, x: str, m: str | None) -> list[str]:

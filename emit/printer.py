@@ -127,6 +127,42 @@ def _accessed_name(e: Expr) -> str:
     return e.sym.name.strip("_") if isinstance(e, Var) else "mem"
 
 
+def _read_what(e: Expr) -> str:
+    """How a remark names a read: a struct's field by its path and the element it is in (``field 'a' of
+    's[i]'``, ``field 'bounds[1][2]' of 'nodes[i]'``), anything else by what it reads (``'tab'``)."""
+    elem = None
+    n = e
+    while isinstance(n, (Index, Member)):
+        if isinstance(n, Index) and isinstance(n.type, T.Record):
+            elem = n
+        n = n.base
+    if elem is None or elem is e:
+        return f"'{_accessed_name(e)}'"
+    whole, at = cexpr(e), cexpr(elem)
+    return f"field '{whole[len(at):].lstrip('.')}' of '{at}'"
+
+
+def _shared_root(e: Expr, shapes: Shapes) -> bool:
+    """The access path ``e`` (``s[i].a``, ``G[i].f[j]``, ``p->n``) starts from memory every lane shares: a
+    global, or a uniform pointer parameter."""
+    while isinstance(e, (Index, Member)) or isinstance(e, Unary) and e.op == "*":
+        e = e.operand if isinstance(e, Unary) else e.base
+    return isinstance(e, Var) and not shapes.varying(e) and (
+        e.sym.kind == "global" or e.sym.kind == "param" and isinstance(e.sym.type, T.Pointer))
+
+
+def _read_name(e: Expr) -> str:
+    """The name of a variable holding a read through a pointer: its pointer and members (``s_a`` for
+    ``s[i].a``, ``nodes_bounds`` for ``nodes[i].bounds[1][2]``, ``tab_at`` for ``tab[i]``)."""
+    members: list[str] = []
+    while isinstance(e, (Index, Member)):
+        if isinstance(e, Member):
+            members.append(e.name)
+        e = e.base
+    root = e.sym.name.strip("_") if isinstance(e, Var) else "mem"
+    return "_".join([root, *reversed(members)]) if members else f"{root}_at"
+
+
 #: Stands for "some lane is on" in ``_divisor_tested``'s expressions (printed as the mask test).
 _ANY_ON = Symbol("any_on", T.INT, "local")
 
@@ -218,6 +254,11 @@ class FunctionPrinter:
         self.errno_entry = self.fresh("errno_entry") if ERRNO in self.tracked else ""
         self.entry: Symbol | None = None  # a masked variant's entry mask (set by ``function``)
         self.at: Coord | None = None  # the statement being printed (for --remarks)
+        # The statement being printed: its varying subscripts (C text -> how many reads use it), and what it
+        # has named so far (an index's lanes, a mask's bits: key -> variable), which its other reads reuse.
+        self.index_uses: dict[str, int] = {}
+        self.named: dict[tuple[str, ...], str] = {}
+        self.whole: Expr | None = None  # the statement's value (a read that is all of it needs no name)
 
     # ------------------------------------------------------------------ helpers
     def k(self, t: T.CType) -> str:
@@ -358,10 +399,83 @@ class FunctionPrinter:
                     "pass the value itself, or a pointer parameter")
 
     def on_bits(self) -> str:
-        """A scalar holding the current mask's lane bits (declared before the statement)."""
-        name = self.fresh("on")
-        self.lines.append(f"{self.indent}unsigned {name} = {self.isa.mask_bits(self.cur_mask.name)};")
-        return name
+        """A scalar holding the current mask's lane bits (declared before the statement, once per statement)."""
+        key = ("on", self.cur_mask.name)
+        if key not in self.named:
+            name = self.fresh("on")
+            self.lines.append(f"{self.indent}unsigned {name} = {self.isa.mask_bits(self.cur_mask.name)};")
+            self.named[key] = name
+        return self.named[key]
+
+    def start_statement(self, exprs: list[Expr], whole: Expr | None = None) -> None:
+        """Forget what the last statement named; count the reads of each varying subscript in ``exprs``;
+        ``whole``: the statement's value."""
+        self.named = {}
+        self.index_uses = {}
+        self.whole = whole
+        for e in exprs:
+            for n in e.walk():
+                if isinstance(n, Index) and self.sh.varying(n.index):
+                    key = cexpr(n.index)
+                    self.index_uses[key] = self.index_uses.get(key, 0) + 1
+
+    def name_once(self, key: tuple[str, ...], vtype: str, base: str, text: str) -> str:
+        """A variable of C type ``vtype`` holding ``text``, declared before the statement the first time
+        ``key`` is asked for in it (named after ``base``), the same variable after that."""
+        key = (*key, self.cur_mask.name if self.cur_mask is not None else "")
+        if key not in self.named:
+            name = self.fresh(base)
+            self.lines.append(f"{self.indent}{vtype} {name} = {text};")
+            self.named[key] = name
+        return self.named[key]
+
+    def through_pointer(self, e: Expr) -> Symbol | None:
+        """The uniform pointer parameter a varying read ``e`` goes through (``s[i].a``, ``p[k]``), or None."""
+        while isinstance(e, (Index, Member)):
+            e = e.base
+        if isinstance(e, Var) and e.sym.kind == "param" and isinstance(e.sym.type, T.Pointer) \
+                and not self.sh.varying(e):
+            return e.sym
+        return None
+
+    def index_lanes(self, idx: Expr, base: Expr) -> str:
+        """A scalar array holding the lanes of varying subscript ``idx`` (of an access to ``base``), stored once
+        per statement."""
+        key = ("lanes", cexpr(idx), self.cur_mask.name if self.cur_mask is not None else "")
+        if key not in self.named:
+            ik = self.k(idx.type)
+            name = self.fresh(f"{_accessed_name(base)}_idx")
+            self.lines.append(f"{self.indent}{scalar_ctype(ik)} {name}[{self.isa.lanes}];")
+            self.lines.append(f"{self.indent}{self.isa.storeu(ik, name, self.vec(idx))};")
+            self.named[key] = name
+        return self.named[key]
+
+    def pointer_lanes(self, e: Expr, k: str) -> str:
+        """A read through a uniform pointer parameter at an address that differs per lane, lane by lane and
+        named after what it reads (``s_a = s[s_idx[0]].a, ...``): each varying subscript's lanes in a scalar
+        array, once per statement; under a mask only the active lanes read (the pointer's element 0 need not
+        exist: no inactive lane touches memory)."""
+        isa = self.isa
+
+        def lane_text(n: Expr, lane: int) -> str:
+            if not self.sh.varying(n):
+                return cexpr(n)
+            if isinstance(n, Index):
+                base = lane_text(n.base, lane)
+                if not self.sh.varying(n.index):
+                    return f"{base}[{cexpr(n.index)}]"
+                return f"{base}[{self.index_lanes(n.index, n.base)}[{lane}]]"
+            if isinstance(n, Member):
+                return f"{lane_text(n.base, lane)}{'->' if n.arrow else '.'}{n.name}"
+            raise error(None, "this varying memory access is not supported yet")
+
+        lanes = [lane_text(e, lane) for lane in range(isa.lanes)]
+        if self.cur_mask is not None:
+            on = self.on_bits()
+            lanes = [f"({on} >> {lane} & 1) ? {t} : 0" for lane, t in enumerate(lanes)]
+        if e is self.whole:  # (z = s[i].a: the variable names it)
+            return isa.build(k, lanes)
+        return self.name_once(("read", cexpr(e)), isa.vtype(k), _read_name(e), isa.build(k, lanes))
 
     def gather(self, e: Expr, k: str) -> str:
         """A read with a varying index: one vector load when the index is consecutive, else a gather
@@ -380,7 +494,7 @@ class FunctionPrinter:
             full = (1 << self.isa.lanes) - 1
             lanes = [f"({on} >> {lane} & 1) ? {base}[{idx} + {lane}] : 0" for lane in range(self.isa.lanes)]
             return f"({on} == {full:#x}u ? {self.isa.loadu(k, f'&{base}[{idx}]')} : {self.isa.build(k, lanes)})"
-        binds: dict[int, tuple[str, str, bool]] = {}
+        binds: dict[str, tuple[str, str, bool]] = {}  # (an index's vector, named once per statement)
 
         def lane_text(n: Expr, lane: int) -> str:
             if not self.sh.varying(n):
@@ -395,14 +509,13 @@ class FunctionPrinter:
                 idx = n.index
                 if not self.sh.varying(idx):
                     return f"{base}[{cexpr(idx)}]"
-                key = id(idx)
+                key = cexpr(idx)
                 if key not in binds:
                     ik = self.k(idx.type)
                     v = self.vec(idx)
                     if self.cur_mask is not None:
                         v = self.isa.select(ik, self.cur_mask.name, v, self.isa.splat(ik, "0"))
-                    name = self.fresh(f"{_accessed_name(n.base)}_idx")
-                    self.lines.append(f"{self.indent}{self.isa.vtype(ik)} {name} = {v};")
+                    name = self.name_once(("index", key), self.isa.vtype(ik), f"{_accessed_name(n.base)}_idx", v)
                     # An index that is never negative (in the bounds of a whole array, or bounded) is read
                     # as unsigned: a 32-bit lane then needs no sign extension to address memory.
                     nonneg = ik in ("i8", "i16", "i32") and (index_bound(idx) is not None or whole_array(n.base))
@@ -418,12 +531,16 @@ class FunctionPrinter:
             raise error(None, "this varying memory access is not supported yet")
 
         read = self.table_read(e, k, lambda lane: lane_text(e, lane))
+        what = _read_what(e)
         if read.index is None:
-            self.remark("per-lane-load", f"read of '{_accessed_name(e)}' at an index that differs per lane: "
+            self.remark("per-lane-load", f"read of {what} at an index that differs per lane: "
                                          f"{self.isa.lanes} scalar loads and inserts")
+            if self.through_pointer(e) is not None:
+                return self.pointer_lanes(e, k)
         else:
-            self.remark("gather", f"read of '{_accessed_name(e)}' at an index that differs per lane: a gather "
-                                  f"instruction{' under the mask' if self.cur_mask is not None else ''}")
+            apart = f", elements {read.stride * e.type.size()} bytes apart" if isinstance(e, Member) else ""
+            self.remark("gather", f"read of {what} at an index that differs per lane: a gather "
+                                  f"instruction{' under the mask' if self.cur_mask is not None else ''}{apart}")
         return self.isa.gather(k, read, None if self.cur_mask is None else self.cur_mask.name)
 
     def table_read(self, e: Expr, k: str, lane: Callable[[int], str]) -> TableRead:
@@ -494,7 +611,13 @@ class FunctionPrinter:
                 return n
 
             base = "&" + cexpr(zeroed(e))
-        return TableRead(base, index, ik, stride, fits, lane)
+        name = None
+        if len(terms) == 1 and self.index_uses.get(cexpr(terms[0].index), 0) > 1:  # (s[i].a and s[i].b)
+            key, what = cexpr(terms[0].index), _accessed_name(terms[0].base)
+
+            def name(vtype: str, text: str) -> str:
+                return self.name_once(("gather index", key, text), vtype, f"{what}_off", text)
+        return TableRead(base, index, ik, stride, fits, lane, name)
 
     def mask(self, e: Expr) -> str:
         isa = self.isa
@@ -594,6 +717,7 @@ class FunctionPrinter:
             return
         self.cur_mask = getattr(s, "mask", None)
         m = self.cur_mask
+        self.start_statement(stmt_exprs(s), s.value if isinstance(s, Assign) and isinstance(s.target, Var) else None)
         if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym.type == MASK:
             self.lines.append(f"{ind}{s.target.sym.name} = {self.mask(s.value)};")
             return
@@ -618,9 +742,7 @@ class FunctionPrinter:
             return
         if isinstance(tgt, Unary) and tgt.op == "*" and isinstance(tgt.operand, Var) \
                 and tgt.operand.sym.kind == "param" and tgt.operand.sym.shape == "uniform":
-            if m is not None or self.sh.varying(s.value):  # (expand/analysis/shared_stores.py refuses these first)
-                raise error(s.coord, "this store through a uniform pointer differs per lane")
-            self.lines.append(f"{ind}*{tgt.operand.sym.name} = {self.scalar(s.value)};")
+            self.scatter(tgt, s.value, m)
             return
         if isinstance(tgt, Unary) and tgt.op == "*" and isinstance(tgt.operand, Var) \
                 and tgt.operand.sym.kind == "param":
@@ -637,7 +759,7 @@ class FunctionPrinter:
             else:  # the same elements in every lane: a plain C array (expand/analysis/shapes.py)
                 self.lines.append(f"{ind}{cexpr(tgt)} = {self.scalar(s.value)};")
             return
-        if isinstance(tgt, Index) and not self.sh.varying(tgt.base):
+        if isinstance(tgt, (Index, Member)) and _shared_root(tgt, self.sh):
             self.scatter(tgt, s.value, m)
             return
         raise error(s.coord, "this assignment cannot be vectorized",
@@ -761,43 +883,59 @@ class FunctionPrinter:
             self.lines.append(f"{ind}        {store}")
         self.lines.append(f"{ind}}}")
 
-    def scatter(self, tgt: Index, value: Expr, m: Symbol | None) -> None:
-        """``base[i] = v`` with a uniform base: one vector store when ``i`` is consecutive and every
-        lane is on, else one scalar store per active lane, in lane order."""
+    def scatter(self, tgt: Expr, value: Expr, m: Symbol | None) -> None:
+        """A store to memory every lane shares, ``path = v`` (``base[i]``, ``s[i].a``, ``G[i].f[j]``, ``*p``: a
+        uniform pointer's, a global table's): one vector store when the path is ``base[i]`` with a consecutive
+        ``i`` and every lane is on; a plain store when its address and value are the same in every lane and
+        every lane is on; else one scalar store per (active) lane, in lane order, each varying subscript's
+        lanes in an array (expand/analysis/shared_stores.py lets through only the stores whose lane order
+        this keeps)."""
         isa, ind = self.isa, self.indent
         k = self.k(tgt.type)
-        base = cexpr(tgt.base)
-        v = self.vec(value)
-        if self.sh.shape(tgt.index) == "consecutive" and m is None:
-            self.lines.append(f"{ind}{isa.storeu(k, f'&{base}[{self.scalar(tgt.index)}]', v)};")
+        if isinstance(tgt, Index) and not self.sh.varying(tgt.base) and self.sh.shape(tgt.index) == "consecutive" \
+                and m is None:
+            v = self.vec(value)
+            self.lines.append(f"{ind}{isa.storeu(k, f'&{cexpr(tgt.base)}[{self.scalar(tgt.index)}]', v)};")
             return
+        if not self.sh.varying(tgt) and not self.sh.varying(value) and m is None:
+            self.lines.append(f"{ind}{cexpr(tgt)} = {self.scalar(value)};")
+            return
+        if not self.sh.varying(tgt):  # (expand/analysis/shared_stores.py refuses these first)
+            raise error(None, "this store to memory every lane shares differs per lane")
+        v = self.vec(value)
         n = isa.lanes
-        why = "at an index that differs per lane" if self.sh.shape(tgt.index) != "consecutive" else "under a mask"
-        self.remark("per-lane-store", f"store to '{_accessed_name(tgt)}' {why}: one scalar store per "
+        subscripts = [n.index for n in tgt.walk() if isinstance(n, Index) and self.sh.varying(n.index)]
+        why = "under a mask" if subscripts and all(self.sh.shape(i) == "consecutive" for i in subscripts) \
+            else "at an index that differs per lane"
+        self.remark("per-lane-store", f"store to {_read_what(tgt)} {why}: one scalar store per "
                                       f"{'active ' if m is not None else ''}lane")
         vals = self.fresh("lanes")
-        self.lines.append(f"{ind}{{")
-        self.lines.append(f"{ind}    {scalar_ctype(k)} {vals}[{n}];")
-        self.lines.append(f"{ind}    {isa.storeu(k, vals, v)};")
-        if self.sh.varying(tgt.index):
-            ik = self.k(tgt.index.type)
+        body = [f"{scalar_ctype(k)} {vals}[{n}];", f"{isa.storeu(k, vals, v)};"]
+
+        def lane_path(e: Expr) -> str:
+            if not self.sh.varying(e):
+                return cexpr(e)
+            if isinstance(e, Member):
+                return f"{lane_path(e.base)}{'->' if e.arrow else '.'}{e.name}"
+            if not isinstance(e, Index):
+                raise error(None, "this varying memory access is not supported yet")
+            base = lane_path(e.base)
+            if not self.sh.varying(e.index):
+                return f"{base}[{self.scalar(e.index)}]"
+            ik = self.k(e.index.type)
             idx = self.fresh("idx")
-            self.lines.append(f"{ind}    {scalar_ctype(ik)} {idx}[{n}];")
-            self.lines.append(f"{ind}    {isa.storeu(ik, idx, self.vec(tgt.index))};")
-            where = f"{idx}[lane]"
-        else:
-            where = self.scalar(tgt.index)
-        store = f"{base}[{where}] = {vals}[lane];"
+            body.append(f"{scalar_ctype(ik)} {idx}[{n}];")
+            body.append(f"{isa.storeu(ik, idx, self.vec(e.index))};")
+            return f"{base}[{idx}[lane]]"
+
+        store = f"{lane_path(tgt)} = {vals}[lane];"
         if m is not None:
             on = self.fresh("on")
-            self.lines.append(f"{ind}    unsigned {on} = {isa.mask_bits(m.name)};")
-            self.lines.append(f"{ind}    for (int lane = 0; lane < {n}; lane++)")
-            self.lines.append(f"{ind}        if ({on} >> lane & 1)")
-            self.lines.append(f"{ind}            {store}")
+            body += [f"unsigned {on} = {isa.mask_bits(m.name)};", f"for (int lane = 0; lane < {n}; lane++)",
+                     f"    if ({on} >> lane & 1)", f"        {store}"]
         else:
-            self.lines.append(f"{ind}    for (int lane = 0; lane < {n}; lane++)")
-            self.lines.append(f"{ind}        {store}")
-        self.lines.append(f"{ind}}}")
+            body += [f"for (int lane = 0; lane < {n}; lane++)", f"    {store}"]
+        self.lines += [f"{ind}{{", *(f"{ind}    {b}" for b in body), f"{ind}}}"]
 
     def call(self, call: Call, target: Expr | None, m: Symbol | None, blend: bool) -> None:
         isa = self.isa
@@ -1134,6 +1272,7 @@ class FunctionPrinter:
             # e.g. give a division in the returned expression divisor 1 in the other lanes.
             self.cur_mask = entry
             self.at = r.coord or fn.coord
+            self.start_statement([r.value])
             try:
                 value = self.vec(r.value)
             except ExpandError as exc:

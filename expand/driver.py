@@ -14,6 +14,7 @@ from emit.isa import lane_kind
 from emit.printer import FunctionPrinter
 from expand import __version__
 from expand import abi as abi_mod
+from expand.analysis.pointer_params import fixed_pointers, index_params
 from expand.analysis.shapes import analyze
 from expand.analysis.shared_stores import check_shared_stores
 from expand.analysis.trip_inputs import trip_params
@@ -82,6 +83,10 @@ class Expanded:
     trip_params: list[str] = field(default_factory=list)
     #: what --verify adds to mismatches when it calls functions with hidden state (expand/passes/hidden_state.py)
     hidden_state: str = ""
+    #: integer parameters a subscript through a uniform pointer depends on, and the uniform pointers read and
+    #: written only at constant offsets, with the largest (expand/analysis/pointer_params.py: --verify's inputs)
+    index_params: dict[str, int | None] = field(default_factory=dict)
+    fixed_pointers: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -218,6 +223,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         hidden = hidden_state(fn, mod, expandable, stateless)
         warned += warnings(hidden, isa.lanes)
         trips = trip_params(fn)
+        reach = index_params(fn), fixed_pointers(fn)
         gang_subscripts(fn)
         track_globals(fn, mod, expandable)
         consts = comparison_constants(fn)
@@ -230,7 +236,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         vname = f"{prefix}{name}"
         e = Expanded(name, vname, fn.params, fn.ret, consts, fn.coord, effects=abi_mod.effects(fn), static=fn.static,
                      globals=[g for g in fn.tracked if g.name != ERRNO], trip_params=trips,
-                     hidden_state=verify_note(hidden))
+                     hidden_state=verify_note(hidden), index_params=reach[0], fixed_pointers=reach[1])
         bodies.append(("static inline " if abi else "") + vectorize(
             fn, isa, vname, prefix, expandable, boscc, globals_used, dot, remarks=remarks))
         if masked is not None:

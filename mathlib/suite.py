@@ -1,4 +1,4 @@
-"""The kernel suite (issue 19): six kernels in the style of ispc's examples, each a scalar C function
+"""The kernel suite (issues 19 and 25): nine kernels in the style of ispc's examples, each a scalar C function
 of one instance (one pixel, option or grid point) that a driver loop calls, and its hand-written
 intrinsics anchor.
 
@@ -13,6 +13,9 @@ black_scholes  Black-Scholes call (expf, logf, sqrtf)     an option; a gang = co
 binomial       American put, 64-node local array          an option
 aobench        ambient occlusion (structs, nested loops)  a pixel
 stencil        25-point 3D wave-equation step             a grid point; a gang = consecutive x
+rt             primary rays through a BVH (local stack)   a pixel
+volume         ray marching a density grid (expf, powf)   a pixel
+deferred       deferred shading, a light list (powf)      a pixel
 =============  =========================================  ===========================================
 
 The scalar sources are ``mathlib/kernels/<name>.c`` (their header comments say which ispc example
@@ -222,6 +225,31 @@ KERNELS: tuple[Kernel, ...] = (
            sizes={"NX": (136, 40), "NY": (136, 40), "NZ": (136, 40)}, unit="point",
            tolerance=Tolerance(1e-5, 1e-6),
            bounds={"nx": (0, 3), "ny": (0, 3), "z": (0, 1), "y": (0, 1)}),
+    Kernel("rt", "one primary ray per pixel through a BVH (36 triangles, 39 nodes): hit distance and triangle",
+           outer=(("y", "0", "H"),), inner=("x", "0", "W"), args="W, H, depth, ids, y, x",
+           arrays=(Array("depth", "float", "W * H", "0.0f", output=True),
+                   Array("ids", "int", "W * H", "0", output=True)),
+           sizes={"W": (256, 64), "H": (256, 32)},
+           # -ffast-math may round a hit distance differently, and a ray through a shared edge of two
+           # triangles may then report the other one
+           tolerance=Tolerance(1e-4, 1e-4, 0.01),
+           bounds={"w": (0, 8), "h": (0, 8), "y": (0, 7)}),
+    Kernel("volume", "ray marching through a 16^3 density grid towards one light, nested loops (expf, powf)",
+           outer=(("y", "0", "H"),), inner=("x", "0", "W"), args="W, H, image, y, x",
+           arrays=(Array("image", "float", "W * H", "0.0f", output=True),),
+           sizes={"W": (128, 32), "H": (128, 16)},
+           tolerance=Tolerance(1e-3, 1e-4, 0.01),
+           bounds={"w": (0, 8), "h": (0, 8), "y": (0, 7)}),
+    Kernel("deferred", "deferred shading of a G-buffer pixel: 56 point lights, Blinn-Phong (powf), 8-bit output",
+           outer=(("y", "0", "H"),), inner=("x", "0", "W"), args="W, fb_r, fb_g, fb_b, y, x",
+           arrays=(Array("fb_r", "int", "W * H", "0", output=True), Array("fb_g", "int", "W * H", "0", output=True),
+                   Array("fb_b", "int", "W * H", "0", output=True)),
+           sizes={"W": (256, 32), "H": (128, 16)},
+           # 8-bit channels: a rounding that differs moves one by a step
+           tolerance=Tolerance(0.0, 1.0),
+           # the G-buffer is 32 x 32 pixels (a frame repeats it): every row of it, y * w within the
+           # 64 spare elements --verify gives uniform arrays
+           bounds={"w": (0, 2), "y": (0, 31)}),
 )
 
 

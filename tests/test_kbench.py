@@ -17,7 +17,7 @@ from mathlib.benchkit import WrongEntryPoint, host_isas
 from mathlib.suite import kernels
 
 REPO = Path(__file__).resolve().parent.parent
-QUICK = ["mandelbrot", "black_scholes", "aobench"]  # a loop, libm calls, a kernel expand refuses
+QUICK = ["mandelbrot", "black_scholes", "aobench"]  # a loop, libm calls, structs and a generator per pixel
 
 
 @pytest.fixture(scope="module")
@@ -42,10 +42,9 @@ def test_writes_table_json_png(quick: Path) -> None:
     assert "| kernel | ISA | scalar ns/element | expand | anchor |" in md
     for k in QUICK:
         assert f"| {k} | avx2 |" in md
-    # the kernel expand cannot expand yet: its cell says why, the other columns are measured
+    # every kernel expands now (aobench since struct locals): each column is measured
     row = next(line for line in md.splitlines() if line.startswith("| aobench | avx2 |"))
-    assert "expand: diagnostic local array 'basis' of 'vec' is not supported" in row
-    assert row.count("x |") >= 3
+    assert "diagnostic" not in row and row.count("x |") >= 4
 
 
 @pytest.mark.slow  # (a smoke run of the kernel benchmark: the whole suite runs it)
@@ -55,7 +54,7 @@ def test_every_column_checked_then_timed(quick: Path) -> None:
     for k in QUICK:
         r = data["results"]["avx2"][k]
         assert "error" not in r, r.get("error")
-        want = {"scalar", "anchor", "fastmath", "clones"} | ({"expand"} if k != "aobench" else set())
+        want = {"scalar", "anchor", "fastmath", "clones", "expand"}
         assert set(r["variants"]) == want and set(r["check"]) == want
         for v in want:
             c = r["check"][v]
@@ -65,7 +64,7 @@ def test_every_column_checked_then_timed(quick: Path) -> None:
             d = r["time"][v]
             assert d["ns_per_element"] > 0 and d["speedup"] > 0 and d["vs_anchor"] > 0
             assert len(d["samples"]) == data["meta"]["rounds"]
-        assert (r["diagnostic"] is None) == (k != "aobench")
+        assert r["diagnostic"] is None
 
 
 @pytest.mark.slow  # (a smoke run of the kernel benchmark: the whole suite runs it)

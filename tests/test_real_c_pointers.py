@@ -42,7 +42,23 @@ FORWARD = """static void put(float v, float *o) { *o = v * 2.0f; }
 void f(float x, float *out) { if (x > 0.0f) put(x, out); else *out = -x; }
 """
 
-CASES = {"table": TABLE, "swap": SWAP, "forward": FORWARD}
+#: a pointer into a table at a per-lane index read inside the index of a table address given to a
+#: helper (the output read through a null placeholder pointer before: a crash, exit 0)
+POINTER_IN_INDEX = """typedef struct { int first, count; } span;
+static const span SPANS[4] = {{0, 2}, {2, 1}, {3, 3}, {6, 2}};
+static const float VALUES[8] = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f};
+static float get(const float *v) { return *v; }
+float f(float y, int n)
+{
+    const span *s = &SPANS[n & 3];
+    float sum = get(&VALUES[s->first]) * y;
+    for (int i = 0; i < s->count; i++)
+        sum += get(&VALUES[s->first + i]);
+    return sum;
+}
+"""
+
+CASES = {"table": TABLE, "swap": SWAP, "forward": FORWARD, "pointer_in_index": POINTER_IN_INDEX}
 
 
 @pytest.mark.parametrize("name,isa_name", on_every_isa(CASES))

@@ -129,13 +129,49 @@ def check_shared_stores(stmts: list, shapes: Shapes, ret: Expr | None = None) ->
             raise error(s.coord, f"a store of a value or under a condition that differs per lane to one place "
                         f"every lane shares ({what[root]}): the vector code cannot give it the last lane's store",
                         hint)
-    if len(risky) > 1:
-        s = risky[1][0]
-        raise error(s.coord, f"a second store to memory that every lane shares ({what[risky[1][1]]}) where the "
-                    "lanes' values differ: the stores would not happen in the scalar code's lane order", hint)
-    s, root = risky[0][0], risky[0][1]
-    reads = [([s.value, *_root(s.target)[1]] if t is s else stmt_exprs(t)) for t, _ in _walk(stmts)]
-    for exprs in [*reads, [ret] if ret is not None else []]:
-        if any(isinstance(n, Var) and n.sym is root for e in exprs for n in e.walk()):
-            raise error(s.coord, f"a store to memory that every lane shares ({what[root]}) that the function "
-                        "also reads: a lane would read what later lanes store", hint)
+    for j in range(1, len(risky)):
+        s = risky[j][0]
+        if not all(_disjoint(s.target, t.target) for t, _, _, _ in risky[:j]):
+            raise error(s.coord, f"a second store to memory that every lane shares ({what[risky[j][1]]}) where the "
+                        "lanes' values differ: the stores would not happen in the scalar code's lane order", hint)
+    own = {id(t): [t.value, *_root(t.target)[1]] for t, _, _, _ in risky}  # (what each store reads itself)
+    for s, root, _, _ in risky:
+        reads = [own.get(id(t), stmt_exprs(t)) for t, _ in _walk(stmts)]
+        for exprs in [*reads, [ret] if ret is not None else []]:
+            if any(isinstance(n, Var) and n.sym is root for e in exprs for n in e.walk()):
+                raise error(s.coord, f"a store to memory that every lane shares ({what[root]}) that the function "
+                            "also reads: a lane would read what later lanes store", hint)
+
+
+def _steps(target: Expr) -> tuple[Symbol | None, list[Expr]]:
+    """A store target's root variable and its access steps from the root out (``s[i].a``: ``s[i]``, ``.a``)."""
+    steps: list[Expr] = []
+    e = target
+    while isinstance(e, (Index, Member)) or isinstance(e, Unary) and e.op == "*":
+        steps.append(e)
+        e = e.operand if isinstance(e, Unary) else e.base
+    return (e.sym if isinstance(e, Var) else None), steps[::-1]
+
+
+def _disjoint(a: Expr, b: Expr) -> bool:
+    """Stores to ``a`` and ``b`` never touch the same byte, whatever their indexes: the same root, the same
+    steps up to two different members of a struct (``s[i].a`` and ``s[j].b``, ``G[i].p.x`` and
+    ``G[k].p.y``): in C's objects those are parts of struct objects of one type, either the same object
+    (different members) or objects that do not overlap. Then every lane's store of each lands where no
+    other statement stores, and statement order keeps what lane order leaves."""
+    ra, sa = _steps(a)
+    rb, sb = _steps(b)
+    if ra is None or ra is not rb:
+        return False
+    for x, y in zip(sa, sb):
+        if type(x) is not type(y):
+            return False
+        if isinstance(x, Member):
+            assert isinstance(y, Member)
+            if x.name != y.name:
+                base = x.base.type.target if x.arrow and isinstance(x.base.type, T.Pointer) else x.base.type
+                return isinstance(base, T.Record) and not base.is_union and base is (
+                    y.base.type.target if y.arrow and isinstance(y.base.type, T.Pointer) else y.base.type)
+            if x.arrow != y.arrow:
+                return False
+    return False

@@ -386,6 +386,8 @@ int main(int argc, char **argv) {
         //@ lane 0). (errno is read and written as the int it is: GCC takes a libm call to change errno only
         //@ through int accesses, and would otherwise keep a value stored before the call across it.)
         ${observed_start}
+        //@ (a moving uniform pointer's element as the gang's calls start: what a report of its inputs shows)
+        ${moving_start}
         vfy_at_gang = g; VFY_WHERE(1);
         for (int l = 0; l < VFY_L; l++) {
             vfy_at_input = g * VFY_L + l;

@@ -19,8 +19,12 @@ see ``Param``: a varying value is a gang (``vtype``) and a varying pointer point
 (``mtype *``); a uniform value is one scalar shared by the gang's lanes (edge and random values drawn
 per gang); a linear integer value is lane 0's value of a step-1 sequence (gang ``g`` gets
 ``g * lanes + OFFSET``, lane ``l``'s scalar call ``g * lanes + OFFSET + l``); a uniform pointer is the
-start of one array shared by every call, ``inputs + 2 * OFFSET`` elements of random bits, separate but
-identical for the scalar and the vector run and compared element by element after all calls. Each such
+start of one array shared by every call, ``inputs + 2 * OFFSET`` elements, each number in them (each
+member of a struct, nested ones and array members too) an edge value of its type or a random one,
+separate but identical for the scalar and the vector run and compared element by element after all calls
+(a pointer member points to an array of its own, filled and compared the same way; a pointer the function
+reaches only at constant offsets, ``verify(moving=...)``, and a uniform struct passed by value are
+element g of the array in gang g). Each such
 array ends exactly at a page boundary followed by an inaccessible page, and its first page follows
 another inaccessible page, so a stray vector access past either end traps (reported as a crash with
 its signal). The rest of the first page before element 0 (less than a page) is filled and compared
@@ -46,7 +50,7 @@ import struct
 import subprocess
 import tempfile
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -271,9 +275,10 @@ def _spell(t: CType) -> str:
         return strip_spelling(t).spelling
     if isinstance(t, Void):
         return "void"
-    if isinstance(t, Record) and t.tag:
+    if isinstance(t, Record) and t.spelling:  # (``struct S``, or the name of ``typedef struct { ... } S``)
         return t.spelling
-    raise TypeError(f"unsupported parameter type {t}")
+    raise Unverifiable(f"type '{t}' has no name the harness can spell" if isinstance(t, Record)
+                       else f"unsupported parameter type {t}")
 
 
 def _differ(t: CType, s: str, v: str, nan_bits: bool) -> str:
@@ -336,17 +341,92 @@ def _rand_fn(i: int | str, t: CType, bounds: tuple[int, int] | None = None) -> s
     return "\n".join(lines)
 
 
-def _leaves(t: CType, path: str = "") -> list[tuple[str, CType]]:
+class Unverifiable(TypeError):
+    """A parameter whose values the harness cannot make (a struct with a ``void *`` member, an array of
+    unknown length, ...): the message says which part and why."""
+
+
+def _parts(t: CType, path: str = "") -> list[tuple[str, CType]]:
     """The scalar parts of an element of a uniform array: (C accessor suffix, type); ``[("", t)]`` for
-    an int or float, one per member (and array element) of a struct or union of them."""
-    if isinstance(t, (Int, Float)):
+    an int, float or pointer, one per member (and array element) of a struct or union of them, nested ones
+    too (``.bounds[1][2]``, ``.pos.y``). A union: the members of its largest member (the first of the
+    largest), whose bytes hold every other member's."""
+    if isinstance(t, (Int, Float, Pointer)):
         return [(path, t)]
-    if isinstance(t, Array) and t.length:
-        return [x for j in range(t.length) for x in _leaves(t.elem, f"{path}[{j}]")]
+    where = f" (member '{path.lstrip('.')}')" if path else ""
+    if isinstance(t, Array):
+        if not t.length:
+            raise Unverifiable(f"an array of unknown length{where} cannot be filled")
+        return [x for j in range(t.length) for x in _parts(t.elem, f"{path}[{j}]")]
     if isinstance(t, Record) and t.complete and t.fields:
-        fields = t.fields[:1] if t.is_union else t.fields  # (a union: its first member's bits)
-        return [x for n, ft in fields for x in _leaves(ft, f"{path}.{n}")]
-    raise TypeError(f"unsupported type {t}")
+        fields = t.fields
+        if t.is_union:
+            try:
+                fields = [max(t.fields, key=lambda f: f[1].size())]
+            except TypeError:
+                raise Unverifiable(f"a member of '{t}'{where} has no size") from None
+        return [x for n, ft in fields for x in _parts(ft, f"{path}.{n}")]
+    if isinstance(t, Record):
+        raise Unverifiable(f"'{t}'{where} is {'incomplete' if not t.complete else 'empty'}")
+    part = f"member '{path.lstrip('.')}'" if path else "the element"
+    raise Unverifiable(f"{part} is of type '{t}', which the harness cannot fill with values")
+
+
+def _leaves(t: CType) -> list[tuple[str, CType]]:
+    """The number parts of ``_parts(t)``: what the harness fills with values and compares."""
+    return [(path, lt) for path, lt in _parts(t) if not isinstance(lt, Pointer)]
+
+
+def _pointer_members(t: CType) -> list[tuple[str, CType]]:
+    """The pointer parts of ``_parts(t)`` (``.zBuffer`` of ispc's ``InputDataArrays``), each with what it
+    points to: an array of those of its own, whose start every element's member holds. What it points to
+    must have no pointer parts itself (one level)."""
+    out = []
+    for path, lt in _parts(t):
+        if not isinstance(lt, Pointer):
+            continue
+        target = lt.target
+        member = f"member '{path.lstrip('.')}'" if path else "the element"
+        try:
+            if isinstance(target, Void) or _pointer_members_exist(target) or not _leaves(target):
+                raise Unverifiable("")
+            _spell(target)
+        except Unverifiable:
+            raise Unverifiable(f"{member} points to '{target}', which the harness cannot fill with values"
+                               " (it fills pointers to numbers and to structs of numbers)") from None
+        out.append((path, target))
+    return out
+
+
+def _pointer_members_exist(t: CType) -> bool:
+    return any(isinstance(lt, Pointer) for _, lt in _parts(t))
+
+
+@dataclass
+class _Array:
+    """An array the harness keeps for a uniform parameter (``_backed``): ``tag`` names its C objects
+    (``vfy_su{tag}``, ``vfy_vu{tag}``: the scalar run's and the vector run's, ``vfy_slack{tag}``), ``elem`` is its
+    elements' type, ``label`` how a report names it (``s``; ``s->zBuffer`` for the array every element's
+    pointer member ``zBuffer`` points to: ``member`` is then (the array's tag, the member's path)); ``compare``:
+    compared after all calls (not the array of a struct passed by value, which the calls cannot change)."""
+
+    tag: str
+    elem: CType
+    label: str
+    compare: bool = True
+    member: tuple[str, str] | None = None
+
+
+def _arrays(uptrs: _Params) -> list[_Array]:
+    """The arrays of the uniform pointers and structs passed by value, and of their pointer members."""
+    out: list[_Array] = []
+    for i, p in uptrs:
+        elem = _elem_type(p)
+        out.append(_Array(str(i), elem, p.name, isinstance(p.type, Pointer)))
+        for n, (path, target) in enumerate(_pointer_members(elem)):
+            label = f"{p.name}->{path[1:]}" if path.startswith(".") else f"{p.name}[0]{path}"
+            out.append(_Array(f"{i}m{n}", target, label, True, (str(i), path)))
+    return out
 
 
 def _pointee_mask(t: CType) -> int:
@@ -368,6 +448,7 @@ class _Plan:
     umode: str = "none"
     uproduct: int = 0
     vgangs: int = 1
+    constants: list[int | float] = field(default_factory=list)  # (the edge values of uniform arrays' contents)
 
 
 def _plan(value_types: list[CType], lanes: int, constants: Sequence[int | float], n_random: int,
@@ -379,6 +460,7 @@ def _plan(value_types: list[CType], lanes: int, constants: Sequence[int | float]
     when larger than EDGE_CAP inputs) and, for each, through the varying edge plan's gangs.
     """
     plan = _plan_varying(value_types, lanes, constants, n_random, bounds)
+    plan.constants = list(constants)
     if not uniform_types:
         return plan
     ub = list(ubounds) or [None] * len(uniform_types)
@@ -469,16 +551,17 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
              loose_step: int = 0, nan_bits: bool = True,
              ulp_bound: int | None = None, scalar_symbol: str | None = None,
              bounds: dict[str, tuple[int, int]] | None = None,
-             observed: Sequence[tuple[str, CType]] = (), time_limit: int = 0) -> str:
+             observed: Sequence[tuple[str, CType]] = (), time_limit: int = 0, moving: Collection[str] = ()) -> str:
     """The harness's C (the template harness.c filled in for this function); ``time_limit`` (seconds, 0:
-    none): it stops then (SIGALRM), saying where."""
+    none): it stops then (SIGALRM), saying where; ``moving``: see ``verify``."""
     vals = [(i, p) for i, p in enumerate(params) if not isinstance(p.type, Pointer) and p.shape == "varying"]
     ptrs = [(i, p) for i, p in enumerate(params) if isinstance(p.type, Pointer) and p.shape == "varying"]
     # The other shapes (see Param): values set once per gang, values lane 0 + l, shared guarded arrays.
-    uvals = [(i, p) for i, p in enumerate(params) if not isinstance(p.type, Pointer) and p.shape == "uniform"]
+    uvals = [(i, p) for i, p in enumerate(params) if not _backed(p) and p.shape == "uniform"]
     lvals = [(i, p) for i, p in enumerate(params) if not isinstance(p.type, Pointer) and p.shape == "linear"]
     svals = sorted(uvals + lvals, key=lambda ip: ip[0])
-    uptrs = [(i, p) for i, p in enumerate(params) if isinstance(p.type, Pointer) and p.shape == "uniform"]
+    uptrs = [(i, p) for i, p in enumerate(params) if _backed(p)]  # (and uniform structs: element g of an array)
+    moving = {*moving, *(p.name for _, p in uptrs if not isinstance(p.type, Pointer))}
     total = plan.n_edge + plan.n_random
     bounds = bounds or {}
     kv = "kv" if uvals and vals and plan.mode in ("rotate", "product") else "k"  # (the varying edge plan's index)
@@ -491,7 +574,7 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
     flags = {"shared": bool(svals or uptrs), "call_log": call_log, "observed": bool(observed),
              "ulp": ulp_bound is not None, "time_limit": bool(time_limit), "uniform_values": bool(uvals),
              "uniform_product": plan.umode == "product", "kv": kv == "kv", "varying_values": bool(vals),
-             "uniform_pointers": bool(uptrs)}
+             "uniform_pointers": any(a.compare for a in _arrays(uptrs))}
     loose = "".join(f" case {s}:" for s in sorted(set(loose_sites)))
     key = f"s % {loose_step}" if loose_step else "s"
     blocks = {
@@ -507,14 +590,19 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
         "varying_edges": _varying_edges_c(vals, plan, kv),
         "varying_random": [f"vfy_b_in{i}[l] = vfy_rand{i}();" for i, _ in vals],
         "lane_inputs": _lane_inputs_c(vals, uvals, lvals, svals, ptrs),
-        "show_inputs": _show_inputs_c(vals, svals, ptrs),
+        "show_inputs": _show_inputs_c(vals, svals, ptrs, [(i, p) for i, p in uptrs if p.name in moving]),
         "observed_start": [line for j, (name, t) in enumerate(observed) for line in (
             f"uint64_t vfy_pat{j} = {_pattern(j, name, t)}, vfy_was{j} = vfy_pat{j}, vfy_b_sg{j}, vfy_b_vg{j};",
             f"int vfy_who{j} = 0;", _set_observed(j, name, t))],
-        "scalar_call": _scalar_call_c(params, ptrs, ret, observed),
+        "moving_start": [line for i, p in uptrs if p.name in moving for line in (
+            f"{_spell(_elem_type(p))} vfy_at_start{i}[1];",
+            f"memcpy(vfy_at_start{i}, vfy_su{i} + g, sizeof vfy_at_start{i});")],
+        "scalar_call": _scalar_call_c(params, ptrs, ret, observed, moving),
         "observed_scalar": [f"vfy_b_sg{j} = {_get_observed(name, t)};" for j, (name, t) in enumerate(observed)],
-        "vector_call": _vector_call_c(params, ptrs, ret, observed, isa, vector_name),
-        "compare": _compare_c(vals, svals, ptrs, ret, observed, call_log, nan_bits, ulp_bound),
+        "vector_call": _vector_call_c(params, ptrs, ret, observed, isa, vector_name, moving),
+        "compare": _compare_c(vals, svals, ptrs, ret, observed, call_log, nan_bits, ulp_bound,
+                              any(isinstance(strip_spelling(lt), Float) for a in _arrays(uptrs)
+                                  for _, lt in _leaves(a.elem))),
         "show_outputs": _show_outputs_c(ptrs, ret, nan_bits, ulp_bound),
         "show_observed": _show_observed_c(observed, nan_bits),
         "compare_arrays": _compare_arrays_c(uptrs, lvals, total, nan_bits, ulp_bound),
@@ -523,6 +611,17 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
 
 
 _Params = Sequence[tuple[int, Param]]  # (position, parameter)
+
+
+def _backed(p: Param) -> bool:
+    """A uniform parameter whose values live in an array of the harness: a pointer (its array), or a struct
+    passed by value (gang g's calls get element g of an array of them)."""
+    return p.shape == "uniform" and isinstance(p.type, (Pointer, Record))
+
+
+def _elem_type(p: Param) -> CType:
+    """The type of the elements of a ``_backed`` parameter's array."""
+    return p.type.target if isinstance(p.type, Pointer) else p.type
 
 
 def _inputs_c(vals: _Params, uvals: _Params, uptrs: _Params, plan: _Plan, bounds: dict[str, tuple[int, int]]
@@ -537,12 +636,50 @@ def _inputs_c(vals: _Params, uvals: _Params, uptrs: _Params, plan: _Plan, bounds
         text += [f"/* edge values of uniform {p.name} ({p.type}) */\n", _hex_array(f"vfy_edge{i}", plan.uedges[j]),
                  f"#define VFY_NE{i} {len(plan.uedges[j])}ULL\n",
                  _rand_fn(i, strip_spelling(p.type), bounds.get(p.name))]
-    for i, p in uptrs:
-        assert isinstance(p.type, Pointer)
-        text.append(f"/* contents of the array of uniform {p.name} ({p.type}) */\n")
-        parts = _leaves(p.type.target)
-        text += [_rand_fn(i if len(parts) == 1 else f"{i}_{n}", strip_spelling(lt)) for n, (_, lt) in enumerate(parts)]
+    for a in _arrays(uptrs):
+        text.append(f"/* contents of the array of {a.label} ({a.elem}): each scalar part an edge value of its type"
+                    " or a random one */\n")
+        parts = _leaves(a.elem)
+        kinds: dict[str, CType] = {}
+        for _, lt in parts:
+            kinds.setdefault(_type_key(lt), strip_spelling(lt))
+        for key, lt in kinds.items():
+            edges = _array_edges(lt, plan.constants)
+            text += [_hex_array(f"vfy_aedge{a.tag}_{key}", edges), f"#define VFY_ANE{a.tag}_{key} {len(edges)}ULL\n"]
+        for n, (path, lt) in enumerate(parts):
+            tag = _part_tag(a.tag, n, parts)
+            edges = f"{a.tag}_{_type_key(lt)}"
+            text += [_rand_fn(tag, strip_spelling(lt)),
+                     f"static uint64_t vfy_fill{tag}(void) {{  /* {a.label}[j]{path} */\n"
+                     "    uint64_t c = vfy_next();\n"
+                     f"    return (c & 1) ? vfy_aedge{edges}[(c >> 1) % VFY_ANE{edges}] : vfy_rand{tag}();\n"
+                     "}\n\n"]
     return "".join(text).splitlines()
+
+
+#: The one NaN among the edge values of a uniform array's floats (and doubles): the default quiet NaN.
+ARRAY_NAN = {32: 0x7FC00000, 64: 0x7FF8000000000000}
+
+
+def _array_edges(t: CType, constants: Sequence[int | float]) -> list[int]:
+    """The edge values of a uniform array's elements (or members) of type ``t``: ``edge_values``, with one
+    NaN, ARRAY_NAN, for all of its NaNs (see ``_compare_c``)."""
+    t = strip_spelling(t)
+    edges = edge_values(t, constants)
+    if not isinstance(t, Float):
+        return edges
+    mag, inf = (0x7FFFFFFF, 0x7F800000) if t.bits == 32 else (0x7FFFFFFFFFFFFFFF, 0x7FF0000000000000)
+    return _dedupe(ARRAY_NAN[t.bits] if b & mag > inf else b for b in edges)
+
+
+def _part_tag(tag: str, n: int, parts: Sequence[tuple[str, CType]]) -> str:
+    """The suffix of the random and fill functions of scalar part ``n`` of the array tagged ``tag``."""
+    return tag if len(parts) == 1 else f"{tag}_{n}"
+
+
+def _type_key(t: CType) -> str:
+    """A C identifier part naming scalar type ``t`` (``unsigned_int``)."""
+    return re.sub(r"\W+", "_", strip_spelling(t).spelling)
 
 
 def _declarations_c(vals: _Params, ptrs: _Params, svals: _Params, uvals: _Params, ret: CType) -> list[str]:
@@ -564,20 +701,28 @@ def _declarations_c(vals: _Params, ptrs: _Params, svals: _Params, uvals: _Params
 
 
 def _uniform_arrays_c(uptrs: _Params) -> list[str]:
-    """The guarded arrays of the uniform pointers, filled with random bits, the vector run's a copy."""
+    """The guarded arrays of the uniform pointers (and structs passed by value), filled with edge and random
+    values, the vector run's a copy; then each element's pointer members pointed to their arrays (the vector
+    run's to its own copies)."""
     out: list[str] = []
-    for i, p in uptrs:
-        assert isinstance(p.type, Pointer)
-        tt, size = p.type.target, p.type.target.size()
-        parts = _leaves(tt)
-        sets = " ".join(f"vfy_set(&vfy_su{i}[j]{path}, {lt.size()}, vfy_rand{i if len(parts) == 1 else f'{i}_{n}'}());"
+    arrays = _arrays(uptrs)
+    for a in arrays:
+        t, size = a.tag, a.elem.size()
+        parts = _leaves(a.elem)
+        sets = " ".join(f"vfy_set(&vfy_su{t}[j]{path}, {lt.size()}, vfy_fill{_part_tag(t, n, parts)}());"
                         for n, (path, lt) in enumerate(parts))
-        out += [f"size_t vfy_slack{i};",
-                f"{_spell(tt)} *vfy_su{i} = vfy_guarded(VFY_NARR * {size}, &vfy_slack{i});",
-                f"{_spell(tt)} *vfy_vu{i} = vfy_guarded(VFY_NARR * {size}, &vfy_slack{i});",
-                f"for (long long j = -(long long)(vfy_slack{i} / {size}); j < (long long)VFY_NARR; j++) {{ {sets} }}",
-                f"memcpy((char *)vfy_vu{i} - vfy_slack{i}, (char *)vfy_su{i} - vfy_slack{i},"
-                f" vfy_slack{i} + VFY_NARR * {size});"]
+        out += [f"size_t vfy_slack{t};",
+                f"{_spell(a.elem)} *vfy_su{t} = vfy_guarded(VFY_NARR * {size}, &vfy_slack{t});",
+                f"{_spell(a.elem)} *vfy_vu{t} = vfy_guarded(VFY_NARR * {size}, &vfy_slack{t});",
+                f"for (long long j = -(long long)(vfy_slack{t} / {size}); j < (long long)VFY_NARR; j++) {{ {sets} }}",
+                f"memcpy((char *)vfy_vu{t} - vfy_slack{t}, (char *)vfy_su{t} - vfy_slack{t},"
+                f" vfy_slack{t} + VFY_NARR * {size});"]
+    for a in arrays:
+        if a.member is not None:
+            t, path = a.member
+            size = next(b.elem.size() for b in arrays if b.tag == t)
+            out.append(f"for (long long j = -(long long)(vfy_slack{t} / {size}); j < (long long)VFY_NARR; j++) {{"
+                       f" vfy_su{t}[j]{path} = vfy_su{a.tag}; vfy_vu{t}[j]{path} = vfy_vu{a.tag}; }}")
     return out
 
 
@@ -606,10 +751,18 @@ def _lane_inputs_c(vals: _Params, uvals: _Params, lvals: _Params, svals: _Params
     return out
 
 
-def _show_inputs_c(vals: _Params, svals: _Params, ptrs: _Params) -> list[str]:
-    """Statements printing lane l's inputs (" x=0x... (1.5) *p=..."), in parameter order."""
+def _show_inputs_c(vals: _Params, svals: _Params, ptrs: _Params, moving: _Params = ()) -> list[str]:
+    """Statements printing lane l's inputs (" x=0x... (1.5) *p=..."), in parameter order; the members of a
+    moving uniform pointer's element (" s->a=..."), as the gang's calls start with them."""
     out = [f"printf(\" {p.name}=\"); vfy_show({_cls(p.type)}, {p.type.size()}, vfy_b_in{i}[l]);"
            for i, p in sorted([*vals, *svals], key=lambda ip: ip[0])]
+    for i, p in moving:
+        by_value = not isinstance(p.type, Pointer)
+        for path, lt in _leaves(_elem_type(p)):
+            label = (f"{p.name}{path}" if by_value else f"{p.name}->{path[1:]}" if path.startswith(".")
+                     else f"{p.name}[0]{path}" if path else f"*{p.name}")
+            out.append(f"printf(\" {label}=\"); vfy_show({_cls(lt)}, {lt.size()},"
+                       f" vfy_bits(&vfy_at_start{i}[0]{path}, {lt.size()}));")
     for i, p in ptrs:
         assert isinstance(p.type, Pointer)
         tt = p.type.target
@@ -632,14 +785,16 @@ def _get_observed(name: str, t: CType) -> str:
     return "(uint64_t)(uint32_t)errno" if name == "errno" else f"vfy_bits(&{name}, {t.size()})"
 
 
-def _scalar_call_c(params: list[Param], ptrs: _Params, ret: CType, observed: Sequence[tuple[str, CType]]
-                   ) -> list[str]:
-    """Lane l's scalar call: its arguments, the call, its outputs' bits, which lane last changed a global."""
+def _scalar_call_c(params: list[Param], ptrs: _Params, ret: CType, observed: Sequence[tuple[str, CType]],
+                   moving: Collection[str] = ()) -> list[str]:
+    """Lane l's scalar call: its arguments, the call, its outputs' bits, which lane last changed a global
+    (a ``moving`` uniform pointer: its array's element g in gang g)."""
     out: list[str] = []
     args = []
     for i, p in enumerate(params):
-        if isinstance(p.type, Pointer) and p.shape == "uniform":
-            args.append(f"vfy_su{i}")
+        if _backed(p):
+            args.append(f"vfy_su{i}[g]" if not isinstance(p.type, Pointer) else f"vfy_su{i} + g" if p.name in moving
+                        else f"vfy_su{i}")
         elif isinstance(p.type, Pointer):
             tt = p.type.target
             out += [f"{_spell(tt)} vfy_p{i};", f"vfy_set(&vfy_p{i}, {tt.size()}, vfy_b_init{i}[l]);"]
@@ -659,15 +814,16 @@ def _scalar_call_c(params: list[Param], ptrs: _Params, ret: CType, observed: Seq
 
 
 def _vector_call_c(params: list[Param], ptrs: _Params, ret: CType, observed: Sequence[tuple[str, CType]],
-                   isa: IsaLike, vector_name: str) -> list[str]:
+                   isa: IsaLike, vector_name: str, moving: Collection[str] = ()) -> list[str]:
     """The gang's vector call: its arguments (plain scalars for uniform and linear parameters: lane 0's value,
-    or the array's start), the call, its outputs' bits per lane."""
+    or the array's start, element g for a ``moving`` pointer), the call, its outputs' bits per lane."""
     out: list[str] = []
     vargs = []
     for i, p in enumerate(params):
         if p.shape != "varying":
-            if isinstance(p.type, Pointer):
-                vargs.append(f"vfy_vu{i}")
+            if _backed(p):
+                vargs.append(f"vfy_vu{i}[g]" if not isinstance(p.type, Pointer) else f"vfy_vu{i} + g"
+                             if p.name in moving else f"vfy_vu{i}")
             else:
                 out.append(f"vfy_set(&vfy_v_u{i}, {p.type.size()}, vfy_b_in{i}[0]);")
                 vargs.append(f"vfy_v_u{i}")
@@ -702,12 +858,15 @@ def _vector_call_c(params: list[Param], ptrs: _Params, ret: CType, observed: Seq
 
 
 def _compare_c(vals: _Params, svals: _Params, ptrs: _Params, ret: CType, observed: Sequence[tuple[str, CType]],
-               call_log: bool, nan_bits: bool, ulp_bound: int | None) -> list[str]:
-    """Lane l's test: go on to the next lane unless an output differs."""
+               call_log: bool, nan_bits: bool, ulp_bound: int | None, memory_nan: bool = False) -> list[str]:
+    """Lane l's test: go on to the next lane unless an output differs. ``memory_nan``: the lane may read a
+    NaN from a uniform array (one that holds floats), which counts as one NaN input."""
     # With two or more NaN inputs, C (and IEEE 754) leave which input's payload a result carries to
-    # the compiler, which reorders commutative operands freely: any NaN then matches any NaN.
+    # the compiler, which reorders commutative operands freely: any NaN then matches any NaN. (The NaNs
+    # among the edge values of uniform arrays are one pattern, ARRAY_NAN: two of them give it whatever
+    # the order.)
     nan_tests = [_is_nan(p.type, f"vfy_b_in{i}[l]") for i, p in sorted([*vals, *svals], key=lambda ip: ip[0])
-                 if isinstance(strip_spelling(p.type), Float)]
+                 if isinstance(strip_spelling(p.type), Float)] + (["1"] if memory_nan else [])
     relax = f"(({' + '.join(nan_tests)}) >= 2)" if len(nan_tests) >= 2 else "0"
 
     def differ(t: CType, s: str, v: str) -> str:
@@ -778,14 +937,15 @@ def _compare_arrays_c(uptrs: _Params, lvals: _Params, total: int, nan_bits: bool
                       ) -> list[str]:
     """The uniform arrays after all calls, element by element (member by member), the slack before them too."""
     out: list[str] = []
-    for i, p in uptrs:
-        assert isinstance(p.type, Pointer)
-        tt, esize = p.type.target, p.type.target.size()
-        for path, lt in _leaves(tt):
+    for a in _arrays(uptrs):
+        if not a.compare:
+            continue  # (a struct passed by value: the calls cannot change the array)
+        t, esize = a.tag, a.elem.size()
+        for path, lt in _leaves(a.elem):
             cls, size = _cls(lt), lt.size()
-            out += [f"for (long long j = -(long long)(vfy_slack{i} / {esize}); j < (long long)VFY_NARR; j++) {{",
-                    f"    uint64_t s = vfy_bits(&vfy_su{i}[j]{path}, {size}),"
-                    f" v = vfy_bits(&vfy_vu{i}[j]{path}, {size});"]
+            out += [f"for (long long j = -(long long)(vfy_slack{t} / {esize}); j < (long long)VFY_NARR; j++) {{",
+                    f"    uint64_t s = vfy_bits(&vfy_su{t}[j]{path}, {size}),"
+                    f" v = vfy_bits(&vfy_vu{t}[j]{path}, {size});"]
             # An element computed from several array elements may carry any of their NaN payloads.
             strict = nan_bits and not isinstance(strip_spelling(lt), Float)
             if ulp_bound is not None and isinstance(strip_spelling(lt), Float):
@@ -793,7 +953,7 @@ def _compare_arrays_c(uptrs: _Params, lvals: _Params, total: int, nan_bits: bool
             else:
                 out.append(f"    if (!({_differ(lt, 's', 'v', strict)})) continue;")
             out += ["    vfy_mism++;", f"    if (vfy_amism++ >= {MAX_PRINTED}) continue;",
-                    f"    printf(\"mismatch: array {p.name} index %lld{path}%s after all calls: DIFFERS scalar \", j,"
+                    f"    printf(\"mismatch: array {a.label} index %lld{path}%s after all calls: DIFFERS scalar \", j,"
                     " j < 0 ? \" (before the array)\" : \"\");",
                     f"    vfy_show({cls}, {size}, s); printf(\" vector \"); vfy_show({cls}, {size}, v);"]
             if lvals and OFFSET + total - 1 <= lvals[0][1].type.max:  # the hint holds while x does not wrap
@@ -847,23 +1007,49 @@ def precompiled_header(isa: IsaLike, d: Path, cflags: Sequence[str] = ()) -> Pat
     return h
 
 
-def trip_bounds(params: Sequence, trip_params: Sequence[str], given: dict[str, tuple[int, int]] | None = None
+def trip_bounds(params: Sequence, trip_params: Sequence[str], given: dict[str, tuple[int, int]] | None = None,
+                index_params: Mapping[str, int | None] | None = None, n_random: int = 0
                 ) -> tuple[dict[str, tuple[int, int]], list[str]]:
     """The bounds for ``verify``: ``given`` (``--range``), plus TRIP_BOUNDS (within the type's range) for
     each of ``trip_params`` (names of integer value parameters of ``params``, which have ``name``,
-    ``type`` and ``shape``) that ``given`` leaves open; and one line per default saying so."""
+    ``type`` and ``shape``) that ``given`` leaves open; and one line per default saying so.
+    ``index_params`` (parameters a subscript through a uniform pointer depends on, each with the length of
+    the array it indexes: expand/analysis/pointer_params.py) that ``given`` leaves open are drawn from 0 to
+    that length - 1, or for the pointer's own elements (``s[i].a``) to ``max(n_random, OFFSET) - 1``
+    (``n_random``: ``verify``'s): indexes of the uniform arrays' elements, which hold ``OFFSET`` more than
+    the inputs after them (within TRIP_BOUNDS too when the parameter also bounds a loop)."""
     bounds = dict(given or {})
     notes: list[str] = []
+    index_params = index_params or {}
     for p in params:
         t = strip_spelling(p.type)
-        if p.name not in trip_params or p.name in bounds or p.shape == "linear" or not isinstance(t, Int) \
-                or t.is_bool:
+        trip, index = p.name in trip_params, p.name in index_params
+        if not (trip or index) or p.name in bounds or p.shape == "linear" or not isinstance(t, Int) or t.is_bool:
             continue
-        lo, hi = max(TRIP_BOUNDS[0], t.min), min(TRIP_BOUNDS[1], t.max)
+        lo, hi = t.min, t.max
+        why = []
+        if trip:
+            lo, hi = max(TRIP_BOUNDS[0], lo), min(TRIP_BOUNDS[1], hi)
+            why.append("it bounds a loop's trip count")
+        if index:
+            length = index_params[p.name]
+            lo, hi = max(0, lo), min((max(n_random, OFFSET) if length is None else length) - 1, hi)
+            why.append("it indexes memory through a uniform pointer" if length is None
+                       else f"it indexes an array of {length} through a uniform pointer")
         bounds[p.name] = (lo, hi)
-        notes.append(f"{p.name}: drawn from {lo}..{hi} (it bounds a loop's trip count; --range {p.name}=LO:HI"
-                     " to change)")
+        notes.append(f"{p.name}: drawn from {lo}..{hi} ({' and '.join(why)}; --range {p.name}=LO:HI to change)")
     return bounds, notes
+
+
+def shaped_inputs(f, given: dict[str, tuple[int, int]] | None = None, n_random: int = 100_000
+                  ) -> tuple[dict[str, tuple[int, int]], list[str], list[str]]:
+    """What ``expand --verify`` gives ``verify`` for an expanded function ``f`` (expand/driver.py's
+    ``Expanded``): the bounds of its integer parameters (``trip_bounds``: ``given``, then the defaults of
+    trip counts and indexes), one line per default, and the uniform pointers that move one element per
+    gang (``verify(moving=...)``: those ``f`` reaches only at constant offsets below OFFSET)."""
+    given = {n: r for n, r in (given or {}).items() if any(p.name == n for p in f.params)}
+    bounds, notes = trip_bounds(f.params, f.trip_params, given, f.index_params, n_random)
+    return bounds, notes, [n for n, reach in f.fixed_pointers.items() if reach < OFFSET]
 
 
 def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, vector_name: str,
@@ -877,7 +1063,8 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
            ulp_bound: int | None = None, cflags: Sequence[str] = (),
            scalar_cflags: Sequence[str] = (), scalar_static: bool = False,
            bounds: dict[str, tuple[int, int]] | None = None, global_vars: Sequence[tuple[str, CType]] = (),
-           errno: bool | None = None, timeout: float = VERIFY_TIMEOUT, hidden_state: str = "") -> VerifyReport:
+           errno: bool | None = None, timeout: float = VERIFY_TIMEOUT, hidden_state: str = "",
+           moving: Sequence[str] = ()) -> VerifyReport:
     """Compare ``scalar_name`` (from ``scalar_sources``) with ``vector_name`` (in ``vector_c``) bit for bit.
 
     ``call_log``: also compare the calls recorded with ``vfy_log_record`` (see the module docstring);
@@ -902,6 +1089,10 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
     ``bounds``: integer value parameter name -> (LO, HI): its edge and random values stay in [LO, HI]
     (a parameter that indexes memory or counts loop trips; ``--range`` of the command line;
     ``trip_bounds`` adds the defaults for trip counts).
+    ``moving``: uniform pointer parameters the function reads and writes only at constant offsets
+    (``s->a``, ``p[1]``: expand/analysis/pointer_params.py): gang g's calls get element g of the array
+    instead of its start, so that each gang meets other contents (a struct's members take their edge values
+    across the gangs), and a report of an input shows the members of its gang's element.
     ``timeout``: seconds the harness may run; past them it stops (an alarm in the harness) and the
     verdict is "timeout", naming the inputs it was running and their values (nothing is verified).
     ``hidden_state``: what the summary adds to mismatches when the function calls functions with hidden state
@@ -921,16 +1112,24 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
     head = f"verify: {scalar_name} vs {vector_name} [{isa.name}, {isa.lanes} lanes]"
     for p in params:
         t = p.type.target if isinstance(p.type, Pointer) else p.type
-        if isinstance(p.type, Pointer) and p.shape == "uniform":
-            _leaves(t)  # (an array of structs of ints and floats too)
+        if _backed(p):
+            try:
+                _leaves(t)  # (an array of structs of ints and floats too)
+                _pointer_members(t)  # (and of pointers to such arrays)
+                _spell(t)
+            except Unverifiable as exc:
+                raise Unverifiable(f"parameter {p.name} ({p.type}): {exc}") from None
         elif not isinstance(t, (Int, Float)):
-            raise TypeError(f"parameter {p.name}: unsupported type {p.type}")
+            raise Unverifiable(f"parameter {p.name}: unsupported type {p.type}")
         if p.shape not in SHAPES:
             raise ValueError(f"parameter {p.name}: unknown shape {p.shape!r} (one of {', '.join(SHAPES)})")
         if p.shape == "linear" and (isinstance(p.type, Pointer) or not isinstance(t, Int) or t.is_bool):
             raise TypeError(f"parameter {p.name}: a linear parameter must be an integer value, not {p.type}")
     if not isinstance(ret, (Int, Float, Void)):
         raise TypeError(f"unsupported return type {ret}")
+    for name in moving:
+        if not any(p.name == name and isinstance(p.type, Pointer) and p.shape == "uniform" for p in params):
+            raise ValueError(f"moving: '{name}' is not a uniform pointer parameter")
     bounds = dict(bounds or {})
     for name, (lo, hi) in bounds.items():
         p = next((p for p in params if p.name == name), None)
@@ -942,7 +1141,7 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
         if not (t.min <= lo <= hi <= t.max):
             raise ValueError(f"bounds: {name}={lo}:{hi} is empty or outside the range of {p.type}")
     vparams = [p for p in params if not isinstance(p.type, Pointer) and p.shape == "varying"]
-    uparams = [p for p in params if not isinstance(p.type, Pointer) and p.shape == "uniform"]
+    uparams = [p for p in params if not _backed(p) and p.shape == "uniform"]
     plan = _plan([p.type for p in vparams], isa.lanes, list(constants), n_random, [p.type for p in uparams],
                  [bounds.get(p.name) for p in vparams], [bounds.get(p.name) for p in uparams])
     harness_c = _harness(vector_file="vector.c", scalar_name=scalar_name, vector_name=vector_name,
@@ -952,7 +1151,7 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
                          nan_bits=nan_bits, ulp_bound=ulp_bound,
                          observed=([("errno", Int(32, True))] if (ulp_bound is None if errno is None else errno)
                                    else []) + [(n, strip_spelling(t)) for n, t in global_vars if n != "errno"],
-                         time_limit=max(1, math.ceil(min(timeout, 1 << 30))))
+                         time_limit=max(1, math.ceil(min(timeout, 1 << 30))), moving=list(moving))
 
     own_dir = workdir is None
     wd = Path(tempfile.mkdtemp(prefix="expand-verify-")) if workdir is None else Path(workdir)

@@ -519,7 +519,10 @@ def may_fault_read(n: Expr) -> bool:
     constant one into an array object (``tab[3]``, ``__logf_data.poly[1]``: no pointer on the way). Under
     a partial mask the printer reads such memory only for active lanes (it reads the mask); the rest is
     read whatever the mask."""
-    if isinstance(n, Unary) and n.op == "*" or isinstance(n, Member) and n.arrow:
+    if isinstance(n, Unary) and n.op == "*":
+        # (a pointer parameter to a gang: each lane's element, loaded whole whatever the mask)
+        return not (isinstance(n.operand, Var) and n.operand.sym.kind == "param" and n.operand.sym.shape != "uniform")
+    if isinstance(n, Member) and n.arrow:
         return True
     if not isinstance(n, Index):
         return False

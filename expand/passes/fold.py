@@ -41,16 +41,33 @@ def fold_int(e: Expr) -> int | None:
     return None
 
 
+_TRUTH = ("==", "!=", "<", "<=", ">", ">=", "&&", "||")
+
+
 def _bits_exclude(x: Expr, c: int) -> bool:
-    """Whether ``x``, ``y & C`` or ``y | C``, can never equal the constant ``c`` (a bit of c that C
-    leaves 0, or a bit C sets that c does not): gcc -Wall says 'bitwise comparison always evaluates
-    to false' of such a comparison, which a switch on 'y & 3' with a 'case 5' becomes."""
+    """Whether ``x``, ``y & C``, ``y | C`` or ``y << K`` (also truncated by a cast), or a truth value,
+    can never equal the constant ``c`` (a bit of c that C leaves 0, or a bit C sets that c does not,
+    one of the K low bits; a truth value is 0 or 1): gcc -Wall says 'bitwise comparison always
+    evaluates to false' (-Wtautological-compare) or 'comparison of constant with boolean expression'
+    (-Wbool-compare) of such a comparison, which a switch on 'y & 3' with a 'case 5' becomes, or an
+    inlined helper's result compared by its caller (fuzz seed 777, programs 123 and 184)."""
+    if isinstance(x, Binary) and x.op in _TRUTH or isinstance(x, Unary) and x.op == "!":
+        return c not in (0, 1)
+    width = x.type.bits if isinstance(x.type, Int) else 64
+    while isinstance(x, Cast) and isinstance(x.type, Int) and isinstance(x.operand.type, Int) \
+            and x.type.bits <= x.operand.type.bits:  # (a truncation keeps the low bits: only those count)
+        width = min(width, x.type.bits)
+        x = x.operand
+    c &= (1 << width) - 1
+    if isinstance(x, Binary) and x.op == "<<" and isinstance(x.type, Int):
+        k = fold_int(x.right)
+        return k is not None and 0 < k < x.type.bits and bool(c & ((1 << k) - 1))
     if not isinstance(x, Binary) or x.op not in ("&", "|") or not isinstance(x.type, Int):
         return False
     k = fold_int(x.right) if fold_int(x.right) is not None else fold_int(x.left)
     if k is None:
         return False
-    m = (1 << x.type.bits) - 1
+    m = (1 << min(width, x.type.bits)) - 1
     k, c = k & m, c & m
     return bool(c & ~k) if x.op == "&" else bool(k & ~c)
 

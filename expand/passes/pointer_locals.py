@@ -5,8 +5,8 @@ Into a table: glibc's sinf keeps ``const sincos_t *p = &__sincosf_table[0];``, s
 inlined helpers too, whose pointer parameter receives ``p``).
 
 A local pointer whose every assignment is ``G``, ``&G[e]`` or another such pointer of the same
-table ``G`` (a global array, or a uniform pointer parameter) becomes an ``int`` index ``p_idx``:
-``p = &G[e]`` is ``p_idx = e``,
+table ``G`` (a global array, or a uniform pointer parameter: the ray tracer's ``const Node *node =
+&nodes[i];``) becomes an ``int`` index ``p_idx``: ``p = &G[e]`` is ``p_idx = e``,
 ``*p`` is ``G[p_idx]``, ``p[i]`` is ``G[p_idx + i]`` and ``p->f`` is ``G[p_idx].f``. The index
 is an integer like any other: uniform while every lane has the same, varying (and then read with
 one load per lane) where a condition differs between lanes.
@@ -40,6 +40,7 @@ from expand.ir.nodes import (
     Symbol,
     Unary,
     Var,
+    map_expr,
     map_stmt_exprs,
     stmt_exprs,
     walk_stmts,
@@ -48,31 +49,36 @@ from expand.ir.visitor import rewrite_nested
 from expand.passes.fold import fold_expr, fold_int
 
 
-def _table_of(e: Expr, idx: dict[Symbol, tuple[Symbol, Symbol]]) -> tuple[Symbol, Expr] | None:
-    """(table, index) when ``e`` is ``G``, ``&G[i]`` of a global array ``G``, or a pointer already
-    known to point into one (``idx``: pointer -> (table, index local))."""
+def _is_table(sym: Symbol, pointers: bool) -> bool:
+    """``sym`` is a global array, or (with ``pointers``) a uniform pointer parameter: the start of an array
+    every lane shares (``const Node *nodes``)."""
+    if sym.kind == "global" and isinstance(sym.type, T.Array):
+        return True
+    return pointers and sym.kind == "param" and isinstance(sym.type, T.Pointer) and sym.shape == "uniform"
+
+
+def _elem(table: Symbol) -> T.CType:
+    """The type of a table's elements (an array's, or what a pointer parameter points to)."""
+    t = table.type
+    return t.elem if isinstance(t, T.Array) else t.target  # type: ignore[attr-defined]
+
+
+def _table_of(e: Expr, idx: dict[Symbol, tuple[Symbol, Symbol]], pointers: bool = False
+              ) -> tuple[Symbol, Expr] | None:
+    """(table, index) when ``e`` is ``G``, ``&G[i]`` of a global array ``G`` (with ``pointers``, of a
+    uniform pointer parameter too: the ray tracer's ``const Node *node = &nodes[i];``), or a pointer
+    already known to point into one (``idx``: pointer -> (table, index local))."""
     if isinstance(e, Cast) and isinstance(e.type, T.Pointer):  # (const T *) &G[i]: the same address
         e = e.operand
-    if isinstance(e, Var) and _is_table(e.sym):
+    if isinstance(e, Var) and _is_table(e.sym, pointers):
         return e.sym, Const(T.INT, 0, "0")
     if isinstance(e, Unary) and e.op == "&" and isinstance(e.operand, Index) and isinstance(e.operand.base, Var) \
-            and _is_table(e.operand.base.sym):
+            and _is_table(e.operand.base.sym, pointers):
         return e.operand.base.sym, e.operand.index
     if isinstance(e, Var) and e.sym in idx:
         table, i = idx[e.sym]
         return table, Var(T.INT, i)
     return None
-
-
-def _is_table(sym: Symbol) -> bool:
-    """A global array, or a uniform pointer parameter (the ray tracer's ``&nodes[nodeNum]``): memory
-    every lane shares, read at an index."""
-    return sym.kind == "global" and isinstance(sym.type, T.Array) \
-        or sym.kind == "param" and sym.shape == "uniform" and isinstance(sym.type, T.Pointer)
-
-
-def _elem(table: Symbol) -> T.CType:
-    return table.type.elem if isinstance(table.type, T.Array) else table.type.target
 
 
 def _row_of(e: Expr) -> tuple[Symbol, Expr] | None:
@@ -158,7 +164,7 @@ def _row_pointers(fn: Function) -> None:
         if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym in rows:
             found = _row_of(s.value)
             assert found is not None
-            k = found[1]
+            k = map_expr(found[1], f)  # (the row's number may read through another such pointer)
             s.target = Var(T.INT, rows[s.target.sym][1])
             s.value = k if T.strip_spelling(k.type) == T.INT else Cast(T.INT, k)
             continue
@@ -248,7 +254,7 @@ def _tables_pointers(fn: Function) -> None:
                 j = tables.index(found[0])
                 out.append(Assign(s.coord, Var(T.INT, tab), Const(T.INT, j, str(j))))
                 if isinstance(index, Var):
-                    k = found[1]
+                    k = map_expr(found[1], f)
                     out.append(Assign(s.coord, index, k if T.strip_spelling(k.type) == T.INT else Cast(T.INT, k)))
                 continue
             rewrite_nested(s, rewrite)
@@ -297,7 +303,7 @@ def _table_pointers(fn: Function) -> None:
         for p, ds in defs.items():
             if p in idx:
                 continue
-            found = [_table_of(d.value, idx) for d in ds]
+            found = [_table_of(d.value, idx, True) for d in ds]
             if not all(found) or len({t.name for t, _ in found}) != 1:
                 continue
             table = found[0][0]
@@ -332,10 +338,10 @@ def _table_pointers(fn: Function) -> None:
     for s in walk_stmts(fn.body):
         if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym in idx:
             _, i = idx[s.target.sym]
-            found = _table_of(s.value, idx)
+            found = _table_of(s.value, idx, True)
             assert found is not None
             s.target = Var(T.INT, i)
-            s.value = as_int(found[1])
+            s.value = as_int(map_expr(found[1], f))  # (the index may read through another such pointer)
             continue
         map_stmt_exprs(s, f)
     # What is left of the pointers (their declarations): gone when nothing reads them any more.

@@ -105,11 +105,11 @@ static inline void trace(visect *is, vvec org, vvec dir)
 static inline vf vrnd(vi *state)
 {
     vi s = *state;
-    s = vi_xor(s, vi_sll(s, 13));
-    s = vi_xor(s, vi_srl(s, 17));
-    s = vi_xor(s, vi_sll(s, 5));
+    s = vi_xor(s, vi_slli(s, 13));
+    s = vi_xor(s, vi_srli(s, 17));
+    s = vi_xor(s, vi_slli(s, 5));
     *state = s;
-    return vf_mul(vf_from_vi(vi_srl(s, 8)), vf_set1(1.0f / 16777216.0f));
+    return vf_mul(vf_from_vi(vi_srli(s, 8)), vf_set1(1.0f / 16777216.0f));
 }
 
 static inline vf ambient_occlusion(const visect *is, vi *rng)

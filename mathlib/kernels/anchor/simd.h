@@ -51,8 +51,6 @@ static inline vi vi_and(vi a, vi b) { return _mm512_and_si512(a, b); }
 static inline vi vi_or(vi a, vi b) { return _mm512_or_si512(a, b); }
 static inline vi vi_xor(vi a, vi b) { return _mm512_xor_si512(a, b); }
 static inline vi vi_mul(vi a, vi b) { return _mm512_mullo_epi32(a, b); }
-static inline vi vi_sll(vi a, int n) { return _mm512_slli_epi32(a, n); }
-static inline vi vi_srl(vi a, int n) { return _mm512_srli_epi32(a, n); }
 static inline vi vi_blend(vi a, vi b, vm m) { return _mm512_mask_mov_epi32(a, m, b); }
 #ifndef ANCHOR_LANE_LOADS
 static inline vi vi_gather(const int *t, vi idx) { return _mm512_i32gather_epi32(idx, t, 4); }
@@ -84,6 +82,25 @@ static inline vm vm_andnot(vm a, vm b) { return (vm)(a & ~b); }
 static inline vm vm_all(void) { return (vm)0xffff; }
 static inline vm vm_none(void) { return (vm)0; }
 static inline int vm_any(vm a) { return a != 0; }
+/* (the ray tracer, volume rendering and deferred shading) */
+static inline vm vf_le(vf a, vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LE_OQ); }
+static inline vm vf_eq(vf a, vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ); }
+static inline vi vi_load(const int *p) { return _mm512_loadu_si512(p); }
+/* VL consecutive unsigned shorts or bytes, zero-extended */
+static inline vi vi_load_u16(const unsigned short *p) { return _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)p)); }
+static inline vi vi_load_u8(const unsigned char *p) { return _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)p)); }
+static inline vi vi_sub(vi a, vi b) { return _mm512_sub_epi32(a, b); }
+static inline vi vi_slli(vi a, int n) { return _mm512_slli_epi32(a, n); }
+static inline vi vi_srli(vi a, int n) { return _mm512_srli_epi32(a, n); }
+static inline vi vi_min(vi a, vi b) { return _mm512_min_epi32(a, b); }
+static inline vi vi_max(vi a, vi b) { return _mm512_max_epi32(a, b); }
+static inline vm vi_gt(vi a, vi b) { return _mm512_cmpgt_epi32_mask(a, b); }
+static inline vm vi_eq(vi a, vi b) { return _mm512_cmpeq_epi32_mask(a, b); }
+static inline vf vf_from_bits(vi a) { return _mm512_castsi512_ps(a); }
+static inline vm vm_not(vm a) { return (vm)~a; }
+static inline unsigned vm_bits(vm a) { return a; }
+/* t[idx] = v in the lanes of m (a scatter) */
+static inline void vi_scatter(int *t, vi idx, vi v, vm m) { _mm512_mask_i32scatter_epi32(t, m, idx, v, 4); }
 
 #elif defined(__AVX2__)
 
@@ -115,8 +132,6 @@ static inline vi vi_and(vi a, vi b) { return _mm256_and_si256(a, b); }
 static inline vi vi_or(vi a, vi b) { return _mm256_or_si256(a, b); }
 static inline vi vi_xor(vi a, vi b) { return _mm256_xor_si256(a, b); }
 static inline vi vi_mul(vi a, vi b) { return _mm256_mullo_epi32(a, b); }
-static inline vi vi_sll(vi a, int n) { return _mm256_slli_epi32(a, n); }
-static inline vi vi_srl(vi a, int n) { return _mm256_srli_epi32(a, n); }
 static inline vi vi_blend(vi a, vi b, vm m) { return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), m)); }
 #ifndef ANCHOR_LANE_LOADS
 static inline vi vi_gather(const int *t, vi idx) { return _mm256_i32gather_epi32(t, idx, 4); }
@@ -142,6 +157,21 @@ static inline vm vm_andnot(vm a, vm b) { return _mm256_andnot_ps(b, a); }
 static inline vm vm_all(void) { return _mm256_castsi256_ps(_mm256_set1_epi32(-1)); }
 static inline vm vm_none(void) { return _mm256_setzero_ps(); }
 static inline int vm_any(vm a) { return _mm256_movemask_ps(a) != 0; }
+static inline vm vf_le(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_LE_OQ); }
+static inline vm vf_eq(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_EQ_OQ); }
+static inline vi vi_load(const int *p) { return _mm256_loadu_si256((const __m256i *)p); }
+static inline vi vi_load_u16(const unsigned short *p) { return _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p)); }
+static inline vi vi_load_u8(const unsigned char *p) { return _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p)); }
+static inline vi vi_sub(vi a, vi b) { return _mm256_sub_epi32(a, b); }
+static inline vi vi_slli(vi a, int n) { return _mm256_slli_epi32(a, n); }
+static inline vi vi_srli(vi a, int n) { return _mm256_srli_epi32(a, n); }
+static inline vi vi_min(vi a, vi b) { return _mm256_min_epi32(a, b); }
+static inline vi vi_max(vi a, vi b) { return _mm256_max_epi32(a, b); }
+static inline vm vi_gt(vi a, vi b) { return _mm256_castsi256_ps(_mm256_cmpgt_epi32(a, b)); }
+static inline vm vi_eq(vi a, vi b) { return _mm256_castsi256_ps(_mm256_cmpeq_epi32(a, b)); }
+static inline vf vf_from_bits(vi a) { return _mm256_castsi256_ps(a); }
+static inline vm vm_not(vm a) { return _mm256_xor_ps(a, vm_all()); }
+static inline unsigned vm_bits(vm a) { return (unsigned)_mm256_movemask_ps(a); }
 
 #elif defined(__SSE4_1__)
 
@@ -173,8 +203,6 @@ static inline vi vi_and(vi a, vi b) { return _mm_and_si128(a, b); }
 static inline vi vi_or(vi a, vi b) { return _mm_or_si128(a, b); }
 static inline vi vi_xor(vi a, vi b) { return _mm_xor_si128(a, b); }
 static inline vi vi_mul(vi a, vi b) { return _mm_mullo_epi32(a, b); }
-static inline vi vi_sll(vi a, int n) { return _mm_slli_epi32(a, n); }
-static inline vi vi_srl(vi a, int n) { return _mm_srli_epi32(a, n); }
 static inline vi vi_blend(vi a, vi b, vm m) { return _mm_castps_si128(_mm_blendv_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b), m)); }
 /* no gather: each lane's index taken out of the register, its element loaded, the four built
    into a register (GCC: movd and unpacks, where pinsrd/insertps from memory chain every lane's
@@ -196,9 +224,43 @@ static inline vm vm_andnot(vm a, vm b) { return _mm_andnot_ps(b, a); }
 static inline vm vm_all(void) { return _mm_castsi128_ps(_mm_set1_epi32(-1)); }
 static inline vm vm_none(void) { return _mm_setzero_ps(); }
 static inline int vm_any(vm a) { return _mm_movemask_ps(a) != 0; }
+static inline vm vf_le(vf a, vf b) { return _mm_cmple_ps(a, b); }
+static inline vm vf_eq(vf a, vf b) { return _mm_cmpeq_ps(a, b); }
+static inline vi vi_load(const int *p) { return _mm_loadu_si128((const __m128i *)p); }
+static inline vi vi_load_u16(const unsigned short *p) { return _mm_cvtepu16_epi32(_mm_loadl_epi64((const __m128i *)p)); }
+static inline vi vi_load_u8(const unsigned char *p)
+{
+    int32_t w;
+    __builtin_memcpy(&w, p, 4);
+    return _mm_cvtepu8_epi32(_mm_cvtsi32_si128(w));
+}
+static inline vi vi_sub(vi a, vi b) { return _mm_sub_epi32(a, b); }
+static inline vi vi_slli(vi a, int n) { return _mm_slli_epi32(a, n); }
+static inline vi vi_srli(vi a, int n) { return _mm_srli_epi32(a, n); }
+static inline vi vi_min(vi a, vi b) { return _mm_min_epi32(a, b); }
+static inline vi vi_max(vi a, vi b) { return _mm_max_epi32(a, b); }
+static inline vm vi_gt(vi a, vi b) { return _mm_castsi128_ps(_mm_cmpgt_epi32(a, b)); }
+static inline vm vi_eq(vi a, vi b) { return _mm_castsi128_ps(_mm_cmpeq_epi32(a, b)); }
+static inline vf vf_from_bits(vi a) { return _mm_castsi128_ps(a); }
+static inline vm vm_not(vm a) { return _mm_xor_ps(a, vm_all()); }
+static inline unsigned vm_bits(vm a) { return (unsigned)_mm_movemask_ps(a); }
 
 #else
 #error "the anchors are written for SSE4.1, AVX2 and AVX-512 (compile with -msse4.1, -mavx2 or -mavx512f)"
+#endif
+
+#ifndef __AVX512F__
+/* t[idx] = v in the lanes of m: no scatter instruction, a store per lane */
+static inline void vi_scatter(int *t, vi idx, vi v, vm m)
+{
+    int ix[VL], vv[VL];
+    unsigned on = vm_bits(m);
+    vi_store(ix, idx);
+    vi_store(vv, v);
+    for (int l = 0; l < VL; l++)
+        if (on >> l & 1)
+            t[ix[l]] = vv[l];
+}
 #endif
 
 /* i + 0, i + 1, ...: the linear index of each lane, as floats */
