@@ -2,11 +2,13 @@
 the single rounding instruction (EXPAND Section 5 / Fig. 6, on x86).
 
     python -m mathlib.bench [--quick] [--isa sse4.1 --isa avx2 ...] [--functions floorf,logf]
-                            [--out mathlib/results] [--rounds R] [--min-ms MS] [--keep-build DIR]
+                            [--out mathlib/results] [--rounds R] [--min-ms MS] [--keep-build DIR] [--instructions]
     python -m mathlib.bench --kernels [mandelbrot,...] [options as above]   (the kernel suite: mathlib/kbench.py)
 
-For every corpus function (``mathlib.corpus``) and every loop kernel of ``mathlib/loops`` with only
-value parameters, and every x86 ISA the host runs, one C program holds every variant:
+For every corpus function (``mathlib.corpus``), the libm functions ``LIBM_FUNCTIONS`` (expf, sinf, cosf:
+not corpus functions; read and compiled with glibc's own headers and flags, as mathlib's vector libm
+builds them) and every loop kernel of ``mathlib/loops`` with only value parameters, and every x86 ISA
+the host runs, one C program holds every variant:
 
 * ``scalar``: the glibc source, ``-O2 -fno-tree-vectorize -ffp-contract=off`` (+ the ISA's -m flags,
   so every object of one program targets the same ISA), called once per element from a loop;
@@ -20,7 +22,8 @@ value parameters, and every x86 ISA the host runs, one C program holds every var
   really calls;
 * ``expandm``: mathlib's vector libm (``python -m mathlib.libm``, built once per run into the cache):
   the library's entry point ``_Exp_<f>_<isa>`` of each function it has, called once per gang;
-* ``libmvec`` (logf, powf) and ``SLEEF`` (rounding, fabsf, copysignf, scalbnf as ldexpf, logf, powf);
+* ``libmvec`` (logf, powf, expf, sinf, cosf) and ``SLEEF`` (rounding, fabsf, copysignf, scalbnf as
+  ldexpf; the u10 logf, powf, expf, sinf, cosf);
 * ``instr``: the rounding instruction (``roundps``/``vrndscaleps``; roundf as the exact
   trunc + half-away fix-up, fabsf/copysignf as the bit operations), inlined in the loop.
 
@@ -30,9 +33,16 @@ values (NaN, inf, zero, subnormals, huge, negative, ...) that take the rare bran
 each variant is calibrated to run >= ``min_ms`` per round, then ``rounds`` rounds run every variant
 once (interleaved, the order rotating per round), and the median ns/element is kept; speedups are
 over the scalar median of the same run. Outputs (bench.md, bench.json, bench.png, bench_rare.png)
-go to ``--out``. A benchmark, not a test: it asserts nothing about speed. Every variant's outputs
-are also compared with the scalar ones (bit for bit, any NaN matching any NaN): the counts are in
-the JSON and the notes of the table.
+go to ``--out``. A benchmark, not a test: it asserts nothing about speed.
+
+Before it is timed, every variant's outputs are compared with the scalar ones (``check_bound``):
+expand's columns, mathlib's libm and the instruction must give the same bits (any NaN matching any
+NaN), libmvec and SLEEF's u10 functions must be within their documented error plus glibc's own in
+ULP (SLEEF's sinf/cosf where |x| <= 1e28, their documented domain), GCC's clones are reported only;
+a variant that fails is not timed (``**off**`` in the table; the section "Checks" says by how much).
+With ``--instructions`` every timed variant's loop is also run once under mathlib/icount.py's
+tracer, which counts the instructions it executes exactly (single steps under ptrace: this VM has no
+hardware counters for ``perf``): ``instructions`` per element in the JSON and two tables.
 """
 
 from __future__ import annotations
@@ -64,6 +74,7 @@ from expand.ir import types as T
 from expand.vecmath import EXPANDM_FUNCTIONS, expandm_symbol
 from frontends.pycparser_frontend import read_file
 
+from . import icount
 from .benchkit import (
     ALIGN_FLAGS,
     SCALAR_FLAGS,
@@ -107,6 +118,34 @@ SETS = ("common", "rare")
 GCC_FLAGS = ["-O3", "-fopenmp-simd"]
 MAIN_FLAGS = ["-O2", "-fno-tree-vectorize", "-ffp-contract=off", "-fPIE"]
 QUICK_FUNCTIONS = ["floorf", "logf"]
+#: glibc flt-32 functions of mathlib's vector libm benchmarked beside the corpus (issue 19's vector libm
+#: speed: logf and powf are corpus functions). Not corpus functions: the tests and the matrix do not run
+#: them; they are read and compiled as the library builds them, with glibc's own headers and flags.
+LIBM_FUNCTIONS = ["expf", "sinf", "cosf"]
+
+
+@dataclass
+class LibmFunction(CorpusFunction):
+    """A function of mathlib's vector libm compiled with glibc's own headers and flags (``libm.recipe``):
+    ``src_flags`` compile the source, its companions (``link``) and expand's output; ``read_flags``
+    are what expand's frontend reads the source with (``source_tree.read_source``)."""
+
+    src_flags: list[str] = field(default_factory=list)
+    read_flags: object = None  # source_tree.Flags
+
+
+def libm_functions(names: list[str]) -> list[LibmFunction]:
+    """``names`` (of LIBM_FUNCTIONS) as the library compiles them on x86_64."""
+    from . import libm
+
+    srcs = libm.sources()
+    out = []
+    for name in names:
+        src = srcs[name]
+        rec = libm.recipe(libm.cache_root() / f"expandm-{libm.code_key()}", "x86_64", src)
+        out.append(LibmFunction(name, src.source, src.func, [], list(rec.link), [],
+                                src_flags=[*rec.cflags, *rec.cpp], read_flags=rec.flags))
+    return out
 
 
 # ------------------------------------------------------------------------------------------------
@@ -196,6 +235,19 @@ SPECS: dict[str, Spec] = {
     "powf": Spec([_u(0, 10, FLOAT_SPECIALS + [f2b(v) for v in (-2.0, -0.5, -1.0, 1.0, 1e30, -3.0)], positive=True),
                   _u(-10, 10, FLOAT_SPECIALS + [f2b(v) for v in (0.0, 1.0, 2.0, 3.0, -1.0, 0.5, 1e10, -1e10, 200.0)])],
                  "x in (0, 10], y in [-10, 10] | negative x, integer y, specials, overflow"),
+    # expf: [-87, 87], where every result is a normal float and glibc's code, libmvec and SLEEF stay on
+    # their main paths ([-100, 100] would put 12% of the elements past |x| = 88, glibc's special-case
+    # test); the rare set overflows, underflows (to subnormals and to zero) and has the specials.
+    "expf": Spec([_u(-87, 87, FLOAT_SPECIALS + [f2b(v) for v in (88.8, 89.0, 100.0, -88.0, -95.0, -100.0, -104.0,
+                                                                  -110.0, 1e10, -1e10)])],
+                 "[-87, 87] | overflow (88.8..100), underflow (-88..-110), specials"),
+    # sinf/cosf: [-10, 10] (glibc: |x| < pi/4 the polynomial alone, else the reduction by pi/2 in double);
+    # the rare set has arguments of glibc's large reduction (|x| >= 120: reduce_large, Payne-Hanek style),
+    # 1e30 beyond SLEEF u10's domain (|x| <= 1e28), and the specials (inf: EDOM).
+    "sinf": Spec([_u(-10, 10, FLOAT_SPECIALS + [f2b(v) for v in (200.0, -1e5, 1e5, 3e7, 1e10, -1e20, 1e30, -1e30)])],
+                 "[-10, 10] | 200, 1e5, 3e7, 1e10, 1e20, 1e30, specials"),
+    "cosf": Spec([_u(-10, 10, FLOAT_SPECIALS + [f2b(v) for v in (200.0, -1e5, 1e5, 3e7, 1e10, -1e20, 1e30, -1e30)])],
+                 "[-10, 10] | 200, 1e5, 3e7, 1e10, 1e20, 1e30, specials"),
     "mot": Spec([_u(-1000, 1000), Gen("uniform", 0, 0)], "x in [-1000, 1000] | specials"),
     "chroma": Spec([Gen("int", 0, 255, [0]), Gen("int", 0, 255, [0]), Gen("int", 0, 255, [255]),
                     Gen("int", 0, 255), Gen("int", 0, 255), Gen("int", 0, 255)],
@@ -282,6 +334,9 @@ def has_boscc() -> bool:
 LIBMVEC = {  # function -> (libmvec name pattern: ABI letter c, lanes l; arity)
     "logf": ("_ZGV{c}N{l}v_logf", 1),
     "powf": ("_ZGV{c}N{l}vv_powf", 2),
+    "expf": ("_ZGV{c}N{l}v_expf", 1),
+    "sinf": ("_ZGV{c}N{l}v_sinf", 1),
+    "cosf": ("_ZGV{c}N{l}v_cosf", 1),
 }
 SLEEF = {  # function -> (sleef base, ulp tag, argument kinds)
     "floorf": ("floorf", "", ["f32"]),
@@ -293,7 +348,41 @@ SLEEF = {  # function -> (sleef base, ulp tag, argument kinds)
     "scalbnf": ("ldexpf", "", ["f32", "i32"]),  # not declared in sleef.h 3.5, exported: (vfloat, vint2)
     "logf": ("logf", "_u10", ["f32"]),
     "powf": ("powf", "_u10", ["f32", "f32"]),
+    "expf": ("expf", "_u10", ["f32"]),
+    "sinf": ("sinf", "_u10", ["f32"]),
+    "cosf": ("cosf", "_u10", ["f32"]),
 }
+
+# Checks before timing: every column's outputs against the scalar column's, element by element.
+#: expand's columns (and the instruction) must be bit-exact (any NaN matching any NaN).
+EXACT = 0
+#: GCC's clones and SLEEF's undocumented ldexpf: differences are reported, not checked.
+REPORT = -1
+#: glibc's flt-32 sources these columns are checked against are within 1 ULP of the correctly rounded
+#: result (their comments: expf 0.502, logf 0.82, powf 0.82, sinf/cosf 0.56).
+GLIBC_ULP = 1
+#: glibc's libmvec: "tested ... to pass 4-ulp maximum relative error criterion on their domains"
+#: (sourceware.org/glibc/wiki/libmvec).
+LIBMVEC_ULP = 4
+#: SLEEF's u10 functions: 1.0 ULP; sinf/cosf only for |x| <= 1e28 ("if a is a finite value out of this
+#: range, an arbitrary value within [-1, 1] is returned"); its rounding and bit functions are exact.
+SLEEF_U10_ULP = 1
+SLEEF_DOMAIN = {"sinf": 1e28, "cosf": 1e28}
+
+
+def check_bound(series: str, fn: str) -> tuple[int, float]:
+    """(bound, domain) of a column's check against scalar glibc: EXACT, REPORT, or at most that many
+    ULP apart (the peer's documented bound plus glibc's own) where the first argument's magnitude is
+    at most ``domain`` (elements outside it are counted, not checked)."""
+    if series in ("gcc", "gcc_ntm"):
+        return REPORT, math.inf
+    if series == "libmvec":
+        return LIBMVEC_ULP + GLIBC_ULP, math.inf
+    if series == "sleef":
+        if SLEEF[fn][1] == "_u10":
+            return SLEEF_U10_ULP + GLIBC_ULP, SLEEF_DOMAIN.get(fn, math.inf)
+        return (REPORT if fn == "scalbnf" else EXACT), math.inf
+    return EXACT, math.inf
 #: function -> the libm rounding operation of the ISA tables (``Isa.math``: roundps, vrndscaleps) that is it
 ROUND_OP = {"floorf": "floor", "ceilf": "ceil", "truncf": "trunc"}
 INSTR_FUNCS = ("floorf", "ceilf", "truncf", "roundf", "fabsf", "copysignf")
@@ -377,7 +466,12 @@ class Program:
 
 def expand_text(f: CorpusFunction, isa_name: str, prefix: str, boscc: str | None):
     isa = get_isa(isa_name)
-    mod = read_file(str(f.source), f.source.read_text(), [str(d) for d in f.include_dirs])
+    if isinstance(f, LibmFunction):  # glibc's headers and flags, as mathlib's vector libm reads it
+        from .source_tree import read_source
+
+        mod = read_source(f.source, isa, f.read_flags)
+    else:
+        mod = read_file(str(f.source), f.source.read_text(), [str(d) for d in f.include_dirs])
     kw = {"boscc": boscc} if boscc is not None else {}
     res = expand_module(mod, isa, functions=[f.func], prefix=prefix, **kw)
     (e,) = res.functions
@@ -451,21 +545,34 @@ def _build(f: CorpusFunction, isa_name: str, wd: Path, prog: Program, *, n: int,
 
     steps: list = []  # independent compile steps, run concurrently once every source is written
 
-    def cc(src: str, obj: str, flags: list[str]) -> str:
-        steps.append(lambda: run(["gcc", *flags, *ALIGN_FLAGS, *cflags, *incs, "-c", src, "-o", obj], wd))
+    # what compiles the source, its companions and expand's output of it (glibc's headers and flags for a
+    # LibmFunction; nothing more for the corpus, whose include dirs are in incs)
+    src_flags = list(getattr(f, "src_flags", []))
+
+    def cc(src: str, obj: str, flags: list[str], more: list[str] | None = None) -> str:
+        def step() -> None:
+            run(["gcc", *flags, *ALIGN_FLAGS, *cflags, *(more or []), *incs, "-c", src, "-o", obj], wd)
+            if more:  # glibc's public aliases (expf, expf32) made local: libmvec's calls of scalar expf for
+                # its special lanes stay libm's
+                syms = run(["nm", "--defined-only", "-g", "-P", obj], wd).split("\n")
+                public = [ln.split()[0] for ln in syms if ln.strip() and not ln.startswith("_")]
+                if public:
+                    run(["objcopy", *[f"--localize-symbol={x}" for x in public], obj], wd)
+
+        steps.append(step)
         objs.append(obj)
         return obj
 
     # scalar original and the files it links with
-    cc(str(f.source.resolve()), "scalar.o", SCALAR_FLAGS)
+    cc(str(f.source.resolve()), "scalar.o", SCALAR_FLAGS, src_flags)
     for j, lf in enumerate(f.link):
-        cc(str(Path(lf).resolve()), f"link{j}_{Path(lf).stem}.o", SCALAR_FLAGS)
+        cc(str(Path(lf).resolve()), f"link{j}_{Path(lf).stem}.o", SCALAR_FLAGS, src_flags)
     # expanded
     protos: dict[str, str] = {}
     for series, prefix, _ in modes:
         text, ee = texts[series]
         (wd / f"{series}.c").write_text(text)
-        cc(f"{series}.c", f"{series}.o", VECTOR_FLAGS)
+        cc(f"{series}.c", f"{series}.o", VECTOR_FLAGS, src_flags)
         protos[series] = prototype(text, ee.vector_name)
     variants = ["scalar"] + [s for s, _, _ in modes]
 
@@ -490,7 +597,7 @@ def _build(f: CorpusFunction, isa_name: str, wd: Path, prog: Program, *, n: int,
         # Renamed after compiling (glibc sources #undef their own name): every global symbol S the
         # definition file defines (the function and its _ZGV clones) becomes S_<series>.
         def clone_def(series=series, extra=extra) -> None:
-            run(["gcc", *GCC_FLAGS, *extra, *ALIGN_FLAGS, *cflags, *incs, "-c", f"{series}_def.c", "-o",
+            run(["gcc", *GCC_FLAGS, *extra, *ALIGN_FLAGS, *cflags, *src_flags, *incs, "-c", f"{series}_def.c", "-o",
                  f"{series}_def0.o"], wd)
             syms = run(["nm", "--defined-only", "-g", "-P", f"{series}_def0.o"], wd).split("\n")
             renames = [f"--redefine-sym={s}={s}_{series}" for s in (ln.split()[0] for ln in syms if ln.strip())]
@@ -603,10 +710,7 @@ def _build(f: CorpusFunction, isa_name: str, wd: Path, prog: Program, *, n: int,
     # outputs to compare
     outs = ([("bench_out", ret_kind)] if ret_kind else []) + \
            [(f"bench_p{j}", a.kind) for j, a in enumerate(args) if a.pointer]
-    w.append("\ntypedef void (*bench_fn)(int);\n")
-    w.append("static const struct { const char *name; bench_fn fn; } V[] = {\n")
-    w.extend(f'    {{"{v}", bench_{v}}},\n' for v in variants)
-    w.append("};\n#define NV (int)(sizeof V / sizeof V[0])\n\n")
+    w.append(_variant_table(variants, f.name, args))
     prog.entries["scalar"] = (scalar, "exe")
     for series, _, _ in modes:
         prog.entries[series] = (texts[series][1].vector_name, "exe")
@@ -619,9 +723,7 @@ def _build(f: CorpusFunction, isa_name: str, wd: Path, prog: Program, *, n: int,
         head = w[:w.index(f"\nextern {rspell} {scalar}({decl_params});\n")]
         a = [*head, *[d for d in peer_decls if libmvec_name(f.name, isa_name) in d],
              *[fn for fn in peer_fns if "bench_libmvec(" in fn],
-             "\ntypedef void (*bench_fn)(int);\n",
-             'static const struct { const char *name; bench_fn fn; } V[] = {\n    {"libmvec", bench_libmvec},\n};\n',
-             "#define NV (int)(sizeof V / sizeof V[0])\n\n",
+             _variant_table(["libmvec"], f.name, args),
              _MAIN_TEMPLATE.replace("@LOAD@", _load_code(args)).replace("@SAVE@", _save_code(outs))
              .replace("@CMP@", _cmp_code(outs)).replace("@NOUT@", str(max(len(outs), 1)))
              .replace("@ENTRIES@", entries_code({"libmvec": prog.entries["libmvec"]})).replace("@WHERE@", WHERE_C)]
@@ -703,8 +805,24 @@ def _cmp_code(outs: list[tuple[str, str]]) -> str:
     for j, (nm, k) in enumerate(outs):
         size = int(k[1:]) // 8
         isf = 1 if k.startswith("f") else 0
-        lines.append(f"    bad += differ(ref{j}, {nm}, {size}, {isf});\n")
+        lines.append(f"    differ(ref{j}, {nm}, {size}, {isf}, domain, c);\n")
     return "".join(lines)
+
+
+def _variant_table(variants: list[str], fn: str, args: list[Arg]) -> str:
+    """C: the table ``V`` of the program's variants (name, loop, the bound and domain of its check:
+    ``check_bound``) and ``BENCH_ARG0(i)``, the magnitude of element i's first argument the domain
+    is about (0 when it is no float value)."""
+    arg0 = ("__builtin_fabs((double)bench_in0[i])" if args and args[0].kind == "f32" and not args[0].pointer
+            else "0.0")
+    rows = []
+    for v in variants:
+        bound, dom = check_bound(v, fn)
+        rows.append(f'    {{"{v}", bench_{v}, {bound}, {"__builtin_inf()" if dom == math.inf else repr(dom)}}},\n')
+    return ("\ntypedef void (*bench_fn)(int);\n"
+            "static const struct { const char *name; bench_fn fn; int bound; double domain; } V[] = {\n"
+            + "".join(rows) + "};\n#define NV (int)(sizeof V / sizeof V[0])\n"
+            f"#define BENCH_ARG0(i) {arg0}\n\n")
 
 
 _MAIN_TEMPLATE = r"""
@@ -718,19 +836,36 @@ static unsigned char ref0[BENCH_N * 8], ref1[BENCH_N * 8], ref2[BENCH_N * 8], re
     return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
 
-/* elements whose bits differ (any NaN matches any NaN) */
-static long differ(const void *a, const void *b, int size, int isf)
+/* a column's outputs against the scalar ones: elements whose bits differ (any NaN matches any NaN), of
+   those the ones whose first argument lies outside the column's domain, and the largest distance in
+   ULP of the others (the two zeros equal; a NaN against a number, or differing integers: 2^40) */
+struct check { long bad, outside; long long maxulp; };
+
+static long long ulps(uint32_t x, uint32_t y)
 {
-    long bad = 0;
+    int xn = (x & 0x7fffffffu) > 0x7f800000u, yn = (y & 0x7fffffffu) > 0x7f800000u;
+    if (xn || yn) return xn && yn ? 0 : 1LL << 40;
+    long long a = (x >> 31) ? -(long long)(x & 0x7fffffffu) : (long long)x;
+    long long b = (y >> 31) ? -(long long)(y & 0x7fffffffu) : (long long)y;
+    return a > b ? a - b : b - a;
+}
+
+static void differ(const void *a, const void *b, int size, int isf, double domain, struct check *c)
+{
     for (int i = 0; i < BENCH_N; i++) {
         uint32_t x = 0, y = 0;
         memcpy(&x, (const char *)a + (size_t)i * size, size);
         memcpy(&y, (const char *)b + (size_t)i * size, size);
         if (x == y) continue;
         if (isf && (x & 0x7fffffffu) > 0x7f800000u && (y & 0x7fffffffu) > 0x7f800000u) continue;
-        bad++;
+        c->bad++;
+        if (BENCH_ARG0(i) > domain) { /* (a NaN argument is in every domain) */
+            c->outside++;
+            continue;
+        }
+        long long d = isf && size == 4 ? ulps(x, y) : 1LL << 40;
+        if (d > c->maxulp) c->maxulp = d;
     }
-    return bad;
 }
 
 static void load(int s)
@@ -741,10 +876,14 @@ static void save(void)
 {
 @SAVE@}
 
-static long compare(void)
+static void compare(struct check *c, double domain)
 {
-    long bad = 0;
-@CMP@    return bad;
+@CMP@}
+
+/* a column passes its check: bound -1 reports only, 0 wants the same bits, else at most bound ULP */
+static int passes(int v, const struct check *c)
+{
+    return V[v].bound < 0 || (V[v].bound == 0 ? c->bad == 0 : c->maxulp <= V[v].bound);
 }
 
 static double time_reps(bench_fn fn, long reps)
@@ -759,26 +898,51 @@ static double time_reps(bench_fn fn, long reps)
 
 int main(int argc, char **argv)
 {
+    if (argc > 3 && !strcmp(argv[1], "count")) {
+        /* count VARIANT SET: one call of the variant's loop between two int3, for mathlib/icount.py's
+           tracer (its first call, before: lazy binding and first touches are not counted) */
+        int s = atoi(argv[3]);
+        for (int v = 0; v < NV; v++)
+            if (!strcmp(V[v].name, argv[2])) {
+                load(s);
+                V[v].fn(BENCH_N);
+                load(s);
+                __asm__ volatile("int3" ::: "memory");
+                V[v].fn(BENCH_N);
+                __asm__ volatile("int3" ::: "memory");
+                return 0;
+            }
+        fprintf(stderr, "no variant %s\n", argv[2]);
+        return 2;
+    }
     int rounds = argc > 1 ? atoi(argv[1]) : 11;
     double target = (argc > 2 ? atof(argv[2]) : 3.0) * 1e6; /* ns per variant and round */
     int only = argc > 3 ? atoi(argv[3]) : -1;                 /* one set only (0 common, 1 rare) */
     static double samples[64][256];
     long reps[64], bad[64];
+    int ok[64];
     if (rounds > 256) rounds = 256;
 @ENTRIES@    for (int s = 0; s < 2; s++) {
         if (only >= 0 && s != only) continue;
-        /* outputs: every variant against the scalar one (pointer outputs restart from the inputs) */
+        /* outputs: every variant against the scalar one (pointer outputs restart from the inputs); a
+           variant that fails its check is not timed */
         load(s);
         V[0].fn(BENCH_N);
         save();
         for (int v = 0; v < NV; v++) {
+            struct check c = {0, 0, 0};
             load(s);
             V[v].fn(BENCH_N);
-            bad[v] = compare();
+            compare(&c, V[v].domain);
+            bad[v] = c.bad;
+            ok[v] = passes(v, &c);
+            printf("check %s %s %ld %lld %ld %d %d\n", s ? "rare" : "common", V[v].name, c.bad, c.maxulp, c.outside,
+                   V[v].bound, ok[v]);
         }
         load(s);
         /* calibration: reps so that one round of a variant takes >= target */
         for (int v = 0; v < NV; v++) {
+            if (!ok[v]) continue;
             time_reps(V[v].fn, 1);
             double t = time_reps(V[v].fn, 1);
             long r = t > 0 ? (long)(target / t) + 1 : 1000;
@@ -789,9 +953,10 @@ int main(int argc, char **argv)
         for (int r = 0; r < rounds; r++)
             for (int j = 0; j < NV; j++) {
                 int v = (j + r) % NV;
-                samples[v][r] = time_reps(V[v].fn, reps[v]) / ((double)reps[v] * BENCH_N);
+                if (ok[v]) samples[v][r] = time_reps(V[v].fn, reps[v]) / ((double)reps[v] * BENCH_N);
             }
         for (int v = 0; v < NV; v++) {
+            if (!ok[v]) continue;
             printf("%s %s %ld %ld", s ? "rare" : "common", V[v].name, reps[v], bad[v]);
             for (int r = 0; r < rounds; r++) printf(" %.6f", samples[v][r]);
             printf("\n");
@@ -842,6 +1007,16 @@ def run_program(prog: Program, rounds: int, min_ms: float, procs: int = 6) -> di
 def _collect(acc: dict[str, dict[str, dict]], stdout: str) -> None:
     for line in stdout.splitlines():
         parts = line.split()
+        if len(parts) == 8 and parts[0] == "check" and parts[1] in SETS:
+            # check SET VARIANT BAD MAXULP OUTSIDE BOUND OK: its outputs against the scalar ones (the same in
+            # every run: the worst is kept)
+            s, v = parts[1], parts[2]
+            bad, maxulp, outside, bound, ok = (int(x) for x in parts[3:])
+            c = acc.setdefault("checks", {}).setdefault(s, {}).setdefault(
+                v, {"bad": 0, "max_ulp": 0, "outside": 0, "bound": bound, "ok": True})
+            c["bad"], c["max_ulp"] = max(c["bad"], bad), max(c["max_ulp"], maxulp)
+            c["outside"], c["ok"] = max(c["outside"], outside), c["ok"] and bool(ok)
+            continue
         if len(parts) < 5 or parts[0] not in SETS:
             continue
         s, v, reps, bad = parts[0], parts[1], int(parts[2]), int(parts[3])
@@ -879,6 +1054,99 @@ BOSCC_TOLERANCE = 0.97
 
 #: The libmvec column must be within this of the program that calls libmvec alone (issue 23).
 ANCHOR_TOLERANCE = 0.15
+
+
+def checks_section(data: dict) -> list[str]:
+    """The peers' checks against scalar glibc: the largest ULP distance against the bound; failures."""
+    meta = data["meta"]
+    rows = []
+    for isa in meta["isas"]:
+        for fn in meta["functions"]:
+            checks = data["results"].get(isa, {}).get(fn, {}).get("checks", {})
+            for set_name in SETS:
+                for v, c in checks.get(set_name, {}).items():
+                    if c["bound"] <= 0 and c["ok"]:
+                        continue  # bit-exact or report-only, and passed: the "*" list says the rest
+                    far = "NaN/number" if c["max_ulp"] >= 1 << 40 else str(c["max_ulp"])
+                    rows.append(f"| {isa} | {fn} | {set_name} | {LABELS[v]} | {c['bad']} | {far} |"
+                                f" {c['bound'] if c['bound'] > 0 else 'same bits'} | {c['outside']} |"
+                                f" {'ok' if c['ok'] else '**failed: not timed**'} |\n")
+    if not rows:
+        return []
+    return ["\n## Checks of libmvec and SLEEF against scalar glibc (before timing)\n\n"
+            f"Elements that differ, the largest distance in ULP, and the bound: the peer's documented error"
+            f" (libmvec {LIBMVEC_ULP} ULP, SLEEF u10 {SLEEF_U10_ULP} ULP) plus glibc's own ({GLIBC_ULP}); SLEEF's"
+            " sinf/cosf u10 only where |x| <= 1e28 (elements outside their domain are counted, not checked). A"
+            " column over its bound is not timed. expand's columns must give the same bits (any NaN matching any"
+            " NaN).\n\n"
+            "| ISA | function | inputs | column | differ | max ULP | bound | outside domain | |\n"
+            "|---|---|---|---|---:|---:|---:|---:|---|\n", *rows]
+
+
+#: The libm table's columns: (series, heading).
+LIBM_COLUMNS = [("scalar", "scalar glibc"), ("BOSCC", "expand"), ("expandm", "mathlib libm"), ("libmvec", "libmvec"),
+                ("sleef", "SLEEF u10")]
+
+
+def libm_section(data: dict) -> list[str]:
+    """Issue 19's vector libm table: per function with a libmvec or SLEEF u10 column and ISA, ns and
+    instructions per element of scalar glibc, expand's output (BOSCC auto, the default), the same code
+    as mathlib's library call, libmvec and SLEEF."""
+    meta = data["meta"]
+    fns = [fn for fn in meta["functions"] if fn in LIBMVEC or (fn in SLEEF and SLEEF[fn][1] == "_u10")]
+    out = []
+    for set_name in SETS:
+        rows = []
+        for fn in fns:
+            for isa in meta["isas"]:
+                r = data["results"].get(isa, {}).get(fn)
+                if not r or "error" in r:
+                    continue
+                c = r[set_name]
+                ns = [fmt_ns(c[s]["ns_per_element"]) if s in c else "" for s, _ in LIBM_COLUMNS]
+                ins = [f"{c[s]['instructions']:.1f}" if "instructions" in c.get(s, {}) else "" for s, _ in LIBM_COLUMNS]
+                ours = c.get("BOSCC", c.get("vector"))
+                ratio = [f"{ours['ns_per_element'] / c[p]['ns_per_element']:.2f}" if ours and p in c else ""
+                         for p in ("libmvec", "sleef")]
+                rows.append(f"| {fn} | {isa} | " + " | ".join(ns + ratio + ins) + " |\n")
+        if not rows:
+            continue
+        what = "common range" if set_name == "common" else "rare branches"
+        heads = [h for _, h in LIBM_COLUMNS]
+        out += [f"\n## Vector libm: ns and instructions per element, {what}\n\n"
+                "expand: expand's output of glibc's source (BOSCC auto, the default; bit-exact); mathlib libm: the"
+                " same code called in the library (`_Exp_<f>_<isa>`); expand / peer: expand's ns over the peer's"
+                " (> 1: slower). Instructions: one call of the column's loop over the array, counted exactly"
+                " (mathlib/icount.py), divided by the elements (loop and call included).\n\n",
+                "| function | ISA | " + " | ".join(f"{h} ns" for h in heads) + " | expand / libmvec | expand / SLEEF | "
+                + " | ".join(f"{h} instr" for h in heads) + " |\n",
+                "|---|---|" + "---:|" * (2 * len(heads) + 2) + "\n", *rows]
+    return out
+
+
+def instructions_section(data: dict) -> list[str]:
+    """Instructions per element of every column (common range / rare set), with ``--instructions``."""
+    meta = data["meta"]
+    out = []
+    for isa in meta["isas"]:
+        res = data["results"].get(isa, {})
+        series = [s for s in SERIES if any("instructions" in res.get(fn, {}).get("common", {}).get(s, {})
+                                          for fn in meta["functions"])]
+        if not series:
+            continue
+        out += [f"\n## Instructions per element, {isa} (common range / rare set)\n\n",
+                "| function | " + " | ".join(LABELS[s] for s in series) + " |\n",
+                "|---|" + "---:|" * len(series) + "\n"]
+        for fn in meta["functions"]:
+            r = res.get(fn)
+            if not r or "error" in r:
+                continue
+            cells = []
+            for s in series:
+                a, b = (r[k].get(s, {}).get("instructions") for k in SETS)
+                cells.append(" / ".join("-" if x is None else f"{x:.1f}" for x in (a, b)))
+            out.append(f"| {fn} | " + " | ".join(cells) + " |\n")
+    return out
 
 
 def anchor_section(data: dict) -> list[str]:
@@ -1001,7 +1269,10 @@ def markdown(data: dict) -> str:
                 cells = []
                 for s in series:
                     d = r[set_name].get(s)
-                    if d is None:
+                    chk = r.get("checks", {}).get(set_name, {}).get(s)
+                    if d is None and chk and not chk["ok"]:
+                        cells.append("**off**")  # failed its check: not timed (section "Checks")
+                    elif d is None:
                         cells.append("n/a")
                     elif s == "scalar":
                         cells.append(fmt_ns(d["ns_per_element"]))
@@ -1050,6 +1321,9 @@ def markdown(data: dict) -> str:
             names = sorted({m.group(0) for c in cc.get("gcc", []) if (m := re.match(r"_ZGV[a-z][MN]\d+[a-z0-9]*", c))})
             cells.append(", ".join(names) if names else "**none**")
         out.append(f"| {fn} | " + " | ".join(cells) + " |\n")
+    out.extend(checks_section(data))
+    out.extend(libm_section(data))
+    out.extend(instructions_section(data))
     out.extend(anchor_section(data))
     out.extend(where_section(data))
     out.extend(boscc_section(data))
@@ -1149,7 +1423,7 @@ def plot(data: dict, path: Path, set_name: str = "common") -> bool:
             for i in range(1, len(fns) + 1):
                 if i == len(fns) or groups.get(fns[i]) != groups.get(fns[start]):
                     name = {"glibc": "glibc 2.36 (EXPAND Table 1)", "paper": "EXPAND examples",
-                            "loops": "loop kernels"}.get(groups.get(fns[start], ""), "")
+                            "libm": "glibc 2.36 libm", "loops": "loop kernels"}.get(groups.get(fns[start], ""), "")
                     ax.text((start + i - 1) / 2, 1.02, name, transform=ax.get_xaxis_transform(),
                             ha="center", va="bottom", fontsize=8)
                     start = i
@@ -1173,14 +1447,14 @@ def plot(data: dict, path: Path, set_name: str = "common") -> bool:
 
 
 def select(functions: list[str] | None) -> list[CorpusFunction]:
-    """Corpus functions plus loop kernels with only value parameters (in that order)."""
+    """Corpus functions, LIBM_FUNCTIONS and loop kernels with only value parameters (in that order)."""
     loops = []
     for k in loop_kernels():
         text = k.source.read_text()
         m = re.search(rf"\b{re.escape(k.func)}\s*\(([^)]*)\)\s*\{{", text)
         if m and "*" not in m.group(1) and "[" not in m.group(1):
             loops.append(k)
-    fns = corpus() + loops
+    fns = corpus() + libm_functions([n for n in LIBM_FUNCTIONS if functions is None or n in functions]) + loops
     if functions:
         known = {f.name: f for f in fns}
         missing = [n for n in functions if n not in known]
@@ -1191,7 +1465,8 @@ def select(functions: list[str] | None) -> list[CorpusFunction]:
 
 
 def bench(isas: list[str], functions: list[CorpusFunction], out: Path, *, rounds: int, min_ms: float,
-          n: int, jobs: int, keep_build: Path | None, quick: bool, procs: int = 6, log=print) -> dict:
+          n: int, jobs: int, keep_build: Path | None, quick: bool, procs: int = 6, instructions: bool = False,
+          log=print) -> dict:
     t0 = time.monotonic()
     boscc = has_boscc()
     sleef = ensure_sleef(install=not quick)
@@ -1222,6 +1497,8 @@ def bench(isas: list[str], functions: list[CorpusFunction], out: Path, *, rounds
                 results[p.isa][p.function] = {"error": str(exc), "notes": p.notes}
                 log(f"{p.isa:7} {p.function:12} ERROR {exc}")
                 continue
+            if instructions:
+                count_instructions(p, r, build_root, n, log)
             r2 = dict(r)
             r2["variants"] = p.variants
             r2["notes"] = p.notes
@@ -1247,6 +1524,7 @@ def bench(isas: list[str], functions: list[CorpusFunction], out: Path, *, rounds
             "sleef": _sleef_version() if sleef else None, "isas": isas, "functions": [f.name for f in functions],
             "groups": {f.name: group_of(f) for f in functions},
             "n": n, "rounds": rounds, "runs": procs, "min_ms": min_ms, "boscc": boscc, "quick": quick,
+            "instructions": instructions,
             "series": SERIES, "labels": LABELS, "sets": list(SETS),
             "date": time.strftime("%Y-%m-%d %H:%M:%S"), "runtime_s": time.monotonic() - t0,
             "build_s": t_build, "measure_s": t_measure, "python": platform.python_version(),
@@ -1265,6 +1543,23 @@ def bench(isas: list[str], functions: list[CorpusFunction], out: Path, *, rounds
     return data
 
 
+def count_instructions(prog: Program, r: dict, build_root: Path, n: int, log=print) -> None:
+    """``instructions`` (per element) of every timed variant and input set of ``prog``: one call of its loop
+    over the ``n`` elements, counted by mathlib/icount.py's tracer (single steps under ptrace)."""
+    tracer = icount.build_tracer(build_root / "icount")
+    for k, set_name in enumerate(SETS):
+        for v, d in r[set_name].items():
+            try:
+                c = icount.count(tracer, [str(prog.exe), "count", v, str(k)])
+            except (icount.CountError, subprocess.TimeoutExpired) as exc:
+                prog.notes.append(f"instructions of {LABELS[v]} ({set_name}) not counted: {exc}")
+                continue
+            d["instructions"] = c.instructions / n
+    common = r["common"]
+    log(f"{prog.isa:7} {prog.function:12} instructions per element: " + "  ".join(
+        f"{v} {common[v]['instructions']:.1f}" for v in prog.variants if "instructions" in common.get(v, {})))
+
+
 def build_expandm(isas: list[str], functions: list[CorpusFunction], log=print) -> Path | None:
     """mathlib's vector libm with the benchmarked functions it has, for ``isas`` (cached); None if it
     cannot be built (the ``expandm`` series is then left out, with the reason logged)."""
@@ -1280,9 +1575,11 @@ def build_expandm(isas: list[str], functions: list[CorpusFunction], log=print) -
 
 
 def group_of(f: CorpusFunction) -> str:
-    """glibc (EXPAND Table 1), paper (mot, chroma) or loops (mathlib/loops)."""
+    """glibc (EXPAND Table 1), libm (LIBM_FUNCTIONS), paper (mot, chroma) or loops (mathlib/loops)."""
     if f.source.parent.name == "loops":
         return "loops"
+    if isinstance(f, LibmFunction):
+        return "libm"
     return "glibc" if "glibc" in f.source.parts[-5:-3] or f.source.name.startswith(("s_", "e_")) else "paper"
 
 
@@ -1307,6 +1604,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-n", type=int, default=N_DEFAULT, help=f"elements per array (default {N_DEFAULT})")
     ap.add_argument("--jobs", type=int, default=2, help="parallel builds (measurements always run one at a time)")
     ap.add_argument("--keep-build", type=Path, help="keep the generated C and programs in this directory")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count the instructions per element of every column (mathlib/icount.py: single steps"
+                         " under ptrace, exact; about 2 s per column and input set here)")
     ap.add_argument("--from-json", type=Path, help="only rewrite bench.md and the PNGs from this bench.json")
     ap.add_argument("--kernels", nargs="?", const="all", metavar="K,...",
                     help="the kernel suite instead (mathlib/kbench.py: expand, the hand-written anchor, GCC -O3"
@@ -1362,7 +1662,7 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out or (Path(tempfile.mkdtemp(prefix="expand-bench-out-")) if args.quick else RESULTS_DIR)
     try:
         data = bench(isas, functions, out, rounds=rounds, min_ms=min_ms, n=args.n, jobs=args.jobs,
-                     keep_build=args.keep_build, quick=args.quick, procs=procs)
+                     keep_build=args.keep_build, quick=args.quick, procs=procs, instructions=args.instructions)
     except WrongEntryPoint as exc:
         print(f"bench: error: {exc}: stopped (a column must call what it names)", file=sys.stderr)
         return 1

@@ -223,3 +223,109 @@ def test_instruction_check_wants_the_instruction_and_no_call() -> None:
         bench.check_instruction("floorf", "avx2", good.replace("vroundps $0x9,(%rax),%ymm0", "call 1000 <floorf>"))
     with pytest.raises(bench.WrongEntryPoint, match="no v"):
         bench.check_instruction("floorf", "avx2", good.replace("vroundps", "vaddps"))
+
+
+# ------------------------------------------------------------------ the libm functions beside the corpus
+
+
+def test_libm_functions_are_benchmarked_but_not_corpus_functions() -> None:
+    from mathlib.corpus import corpus
+
+    names = {f.name for f in corpus()}
+    assert not names & set(bench.LIBM_FUNCTIONS)
+    for fn in bench.LIBM_FUNCTIONS:
+        assert fn in bench.SPECS and fn in bench.LIBMVEC and bench.SLEEF[fn][1] == "_u10"
+    (f,) = bench.select(["expf"])
+    assert isinstance(f, bench.LibmFunction) and f.func == "__expf"
+    assert "-include" in f.src_flags and f.read_flags is not None  # glibc's own headers and flags
+    assert [p.name for p in f.link] == ["e_exp2f_data.c", "math_errf.c"]
+    assert [g.name for g in bench.select(None)][:16] == [g.name for g in corpus()] + ["expf", "sinf"]
+    assert bench.libmvec_name("expf", "avx512") == "_ZGVeN16v_expf"
+    assert bench.libmvec_name("sinf", "sse4.1") == "_ZGVbN4v_sinf"
+    assert bench.sleef_name("cosf", "avx2") == "Sleef_cosf8_u10avx2"
+
+
+def test_check_bounds() -> None:
+    inf = float("inf")
+    assert bench.check_bound("BOSCC", "expf") == (bench.EXACT, inf)
+    assert bench.check_bound("expandm", "logf") == (bench.EXACT, inf)
+    assert bench.check_bound("gcc", "logf") == (bench.REPORT, inf)
+    assert bench.check_bound("libmvec", "powf") == (5, inf)  # 4 ULP (libmvec) + 1 (glibc's own)
+    assert bench.check_bound("sleef", "logf") == (2, inf)
+    assert bench.check_bound("sleef", "sinf") == (2, 1e28)  # SLEEF u10 sinf/cosf: 1 ULP only for |x| <= 1e28
+    assert bench.check_bound("sleef", "floorf") == (bench.EXACT, inf)
+    assert bench.check_bound("sleef", "scalbnf") == (bench.REPORT, inf)
+
+
+CHECK_LOOPS = r"""
+static uint32_t bits(float x) { uint32_t u; memcpy(&u, &x, 4); return u; }
+static float flt(uint32_t u) { float x; memcpy(&x, &u, 4); return x; }
+NOIPA static void bench_scalar(int n) { for (int i = 0; i < n; i++) bench_out[i] = bench_in0[i] * 0.5f; }
+/* the same bits: passes EXACT */
+NOIPA static void bench_BOSCC(int n) { for (int i = 0; i < n; i++) bench_out[i] = bench_in0[i] * 0.5f; }
+/* one element one ULP off: fails EXACT, is not timed */
+NOIPA static void bench_expandm(int n) { bench_scalar(n); bench_out[3] = flt(bits(bench_out[3]) + 1); }
+/* 3 ULP off everywhere: within libmvec's 5 */
+NOIPA static void bench_libmvec(int n) {
+    bench_scalar(n);
+    for (int i = 0; i < n; i++) bench_out[i] = flt(bits(bench_out[i]) + 3);
+}
+/* 1 ULP off in its domain, anything beyond: passes (the rest is counted as outside) */
+NOIPA static void bench_sleef(int n) {
+    bench_scalar(n);
+    for (int i = 0; i < n; i++) bench_out[i] = fabsf(bench_in0[i]) > 1e28f ? 0.25f : flt(bits(bench_out[i]) + 1);
+}
+/* anything: reported only */
+NOIPA static void bench_gcc(int n) { for (int i = 0; i < n; i++) bench_out[i] = 7.0f; }
+"""
+
+
+def test_columns_are_checked_before_they_are_timed(tmp_path: Path) -> None:
+    """The benchmark program's own check (its C template): a column outside its bound prints a failed
+    check line and no timing; NaN matches any NaN; elements outside a peer's domain are not checked."""
+    vals = [1.0, -2.5, 3e5, 7.0, 1e30, -1e30, 0.125, float("nan")] * 2
+    data = [bench.f2b(v) if v == v else bench.NAN for v in vals]
+    args = [bench.Arg("x", "f32", False)]
+    variants = ["scalar", "BOSCC", "expandm", "libmvec", "sleef", "gcc"]
+    outs = [("bench_out", "f32")]
+    text = ("#define _GNU_SOURCE\n#include <dlfcn.h>\n#include <math.h>\n#include <stdint.h>\n#include <stdio.h>\n"
+            "#include <stdlib.h>\n#include <string.h>\n#include <time.h>\n"
+            f"#define BENCH_N {len(data)}\n#define NOIPA __attribute__((noinline, noipa))\n"
+            "float bench_in0[BENCH_N], bench_out[BENCH_N];\n"
+            + bench.c_array("data_common_0", "f32", data) + bench.c_array("data_rare_0", "f32", data)
+            + CHECK_LOOPS + bench._variant_table(variants, "sinf", args)
+            + bench._MAIN_TEMPLATE.replace("@LOAD@", bench._load_code(args)).replace("@SAVE@", bench._save_code(outs))
+            .replace("@CMP@", bench._cmp_code(outs)).replace("@NOUT@", "1").replace("@ENTRIES@", "")
+            .replace("@WHERE@", bench.WHERE_C))
+    (tmp_path / "m.c").write_text(text)
+    subprocess.run(["gcc", "-O1", "-Wall", "-Werror", "-Wno-unused", "m.c", "-o", "m", "-lm"], cwd=tmp_path,
+                   check=True)
+    out = subprocess.run([str(tmp_path / "m"), "1", "0.01"], capture_output=True, text=True, check=True).stdout
+    acc: dict = {s: {} for s in bench.SETS}
+    bench._collect(acc, out)
+    c = acc["checks"]["common"]
+    assert c["BOSCC"] == {"bad": 0, "max_ulp": 0, "outside": 0, "bound": 0, "ok": True}
+    assert c["expandm"]["bad"] == 1 and not c["expandm"]["ok"]
+    assert c["libmvec"]["max_ulp"] == 3 and c["libmvec"]["ok"]  # the NaN lanes: NaN + 3 ULP is still a NaN
+    assert c["sleef"]["max_ulp"] == 1 and c["sleef"]["outside"] == 4 and c["sleef"]["ok"]
+    assert c["gcc"]["bound"] == bench.REPORT and c["gcc"]["max_ulp"] == 1 << 40 and c["gcc"]["ok"]
+    assert set(acc["common"]) == {"scalar", "BOSCC", "libmvec", "sleef", "gcc"}  # expandm was not timed
+
+
+# ------------------------------------------------------------------ instruction counts (mathlib/icount.py)
+
+
+def test_icount_counts_exactly_the_marked_stretch(tmp_path: Path) -> None:
+    from mathlib import icount
+
+    (tmp_path / "p.c").write_text(
+        "int main(void)\n{\n"
+        '    __asm__ volatile("int3\\n\\tmov $100, %%ecx\\n1:\\n\\tdec %%ecx\\n\\tjnz 1b\\n\\tint3" ::: "ecx", "cc");\n'
+        "    return 0;\n}\n")
+    subprocess.run(["gcc", "-O1", "p.c", "-o", "p"], cwd=tmp_path, check=True)
+    tracer = icount.build_tracer(tmp_path / "tracer")
+    c = icount.count(tracer, [str(tmp_path / "p")], profile=True)
+    assert c.instructions == 201  # mov, then 100 x (dec, jnz); the int3s excluded
+    prof = icount.profile(c)
+    assert prof["mnemonic"] == {"mov": 1, "dec": 100, "jne": 100}
+    assert sum(prof["function"].values()) == 201 and all(k.startswith("p:main") for k in prof["function"])
