@@ -38,6 +38,7 @@ from expand.ir.nodes import (
     Unary,
     Var,
     flatten,
+    init_exprs,
     stmt_exprs,
     walk_stmts,
 )
@@ -359,8 +360,8 @@ def with_initializer_globals(mod: Module, needed: dict[str, Symbol | None]) -> d
         if name in out:
             return
         out[name] = None  # (placeholder: a cycle of initializers ends here)
-        for n in _init_vars(sym.init if sym is not None and sym.kind == "global" else None):
-            if n.sym.kind == "global" and n.sym is not sym:
+        for n in init_exprs(sym.init if sym is not None and sym.kind == "global" else None):
+            if isinstance(n, Var) and n.sym.kind == "global" and n.sym is not sym:
                 add(n.sym.name, mod.globals.get(n.sym.name, n.sym))
         del out[name]
         out[name] = sym
@@ -368,16 +369,6 @@ def with_initializer_globals(mod: Module, needed: dict[str, Symbol | None]) -> d
     for name, sym in needed.items():
         add(name, sym)
     return out
-
-
-def _init_vars(init) -> list[Var]:
-    if isinstance(init, list):
-        return [v for i in init for v in _init_vars(i)]
-    if isinstance(init, dict):
-        return [v for i in init.values() for v in _init_vars(i)]
-    if init is None or not hasattr(init, "walk"):
-        return []
-    return [n for n in init.walk() if isinstance(n, Var)]
 
 
 def _written(mod: Module, sym: Symbol) -> str:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from expand.ir import types as T
 from expand.ir.diagnostics import error
-from expand.ir.nodes import Call, Const, Coord, Expr
+from expand.ir.nodes import Call, Coord, Expr, zero_const
 
 
 @dataclass
@@ -177,9 +177,7 @@ def zero(t: T.CType):
         return [zero(t.elem)]
     if isinstance(t, T.Record):
         return [zero(t.fields[0][1])] if t.fields else []
-    if isinstance(t, T.Float):
-        return Const(t, 0.0, "0.0f" if t.bits == 32 else "0.0")
-    return Const(t, 0, "0")
+    return zero_const(t)
 
 
 class UnionInit(dict):

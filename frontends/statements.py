@@ -42,6 +42,8 @@ from expand.ir.nodes import (
     Stmt,
     Symbol,
     Var,
+    init_exprs,
+    zero_const,
 )
 
 
@@ -274,15 +276,9 @@ def array_initializer(co: Coord, sym: Symbol, values: list[Expr | None]) -> list
     out: list[Stmt] = []
     for i in range(t.length):
         v = values[i] if i < len(values) and values[i] is not None else \
-            Aggregate(elem, []) if isinstance(elem, T.Record) else _zero(elem)
+            Aggregate(elem, []) if isinstance(elem, T.Record) else zero_const(elem)
         out.append(Assign(co, Index(elem, Var(t, sym), Const(T.INT, i, str(i))), v))
     return out
-
-
-def _zero(t: T.CType) -> Const:
-    if isinstance(t, T.Float):
-        return Const(t, 0.0, "0.0f" if t.bits == 32 else "0.0")
-    return Const(t, 0, "0")
 
 
 def aggregate_initializer(co: Coord, sym: Symbol, entries: list[tuple[tuple, Expr]]) -> list[Stmt]:
@@ -384,23 +380,11 @@ def local_static(co: Coord, name: str, t: T.CType, const: bool, init: object, fn
     """A function-local ``static`` variable as a file-scope one (expand/driver.py copies a static
     global's definition into the output): read only, its value is the same for every lane and call.
     ``name_local_statics`` gives it its file-scope name once the whole file is read."""
-    if any(isinstance(n, Var) and n.sym.kind in ("local", "param") for n in _init_exprs(init)):
+    if any(isinstance(n, Var) and n.sym.kind in ("local", "param") for n in init_exprs(init)):
         raise error(co, f"the initializer of static variable '{name}' is not a constant")
     sym = Symbol(name, t, "global", co, static=True, const=const, init=init, defined_here=True)
     sym.local_of = fn_name  # type: ignore[attr-defined]
     return sym
-
-
-def _init_exprs(init: object):
-    """Every expression node of a (nested list) initializer."""
-    if isinstance(init, list):
-        for i in init:
-            yield from _init_exprs(i)
-    elif isinstance(init, dict):  # a union's {.member = v} (frontends/initializers.py, UnionInit)
-        for i in init.values():
-            yield from _init_exprs(i)
-    elif isinstance(init, Expr):
-        yield from init.walk()
 
 
 def written_static(sym: Symbol, co: Coord) -> None:

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from daily import on_every_isa
 from expand_case import STRICT
-from hostrun import assert_verified, skip_if_cli_not_run
+from hostrun import assert_verified, skip_if_cli_not_run, skip_run_unless_host
 
-from emit import ISAS, get_isa, why_not_here
+from emit import ISAS, get_isa
 from expand.analysis.pointer_params import fixed_pointers, index_params
 from expand.check.verify import ARRAY_NAN, OFFSET, Param, Unverifiable, shaped_inputs, trip_bounds, verify
 from expand.cli import main as expand_main
@@ -504,8 +504,7 @@ def test_gcc_loop_calls_the_variant_with_a_struct_pointer(tmp_path: Path) -> Non
     cc("main.o", "loop.o", "vec.o", "tail.o", "scalar.o", "-o", "prog")
     calls = subprocess.run(["objdump", "-d", str(tmp_path / "prog")], capture_output=True, text=True).stdout
     assert re.search(r"call\s+[0-9a-f]+ <_ZGVdN8uvv_f>", calls)
-    if why_not_here("avx2") is not None:
-        pytest.skip(f"compiled and linked, not run: {why_not_here('avx2')}")
+    skip_run_unless_host("avx2")
     run = subprocess.run([str(tmp_path / "prog")], capture_output=True, text=True)
     assert run.returncode == 0 and run.stdout.strip() == "0 mismatches", run.stdout + run.stderr
 

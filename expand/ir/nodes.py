@@ -514,6 +514,38 @@ def stmt_reads(t: Stmt) -> set[Symbol]:
     return r
 
 
+def addressed_vars(stmts: list[Stmt]) -> set[Symbol]:
+    """The variables whose address ``stmts`` (nested statements too) take: ``&v``."""
+    return {n.operand.sym for st in walk_stmts(stmts) for e in stmt_exprs(st) for n in e.walk()
+            if isinstance(n, Unary) and n.op == "&" and isinstance(n.operand, Var)}
+
+
+def init_exprs(init: object) -> Iterator[Expr]:
+    """Every expression node of a static initializer (``Symbol.init``: an expression, or nested lists
+    of them; a union's ``{.member = v}`` is a dict)."""
+    if isinstance(init, list):
+        for i in init:
+            yield from init_exprs(i)
+    elif isinstance(init, dict):
+        for i in init.values():
+            yield from init_exprs(i)
+    elif isinstance(init, Expr):
+        yield from init.walk()
+
+
+def zero_const(t: CType) -> Const:
+    """The zero of arithmetic type ``t`` (``0.0f``, ``0.0``, ``0``)."""
+    if t.is_float():
+        return Const(t, 0.0, "0.0f" if t.size() == 4 else "0.0")
+    return Const(t, 0, "0")
+
+
+def as_type(e: Expr, t: CType) -> Expr:
+    """``e`` converted to ``t`` (itself when it has that type already, typedef names aside)."""
+    from expand.ir.types import strip_spelling
+    return e if strip_spelling(e.type) == strip_spelling(t) else Cast(t, e)
+
+
 def may_fault_read(n: Expr) -> bool:
     """Node ``n`` reads memory that may not be there: a dereference, ``->``, or an index other than a
     constant one into an array object (``tab[3]``, ``__logf_data.poly[1]``: no pointer on the way). Under

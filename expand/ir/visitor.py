@@ -69,6 +69,17 @@ class StmtTransformer:
         return [s]
 
 
+def drop_stmts(stmts: list[Stmt], dead: set[int]) -> list[Stmt]:
+    """``stmts`` without the statements whose ``id`` is in ``dead``, at any depth (in place below)."""
+    out: list[Stmt] = []
+    for s in stmts:
+        if id(s) in dead:
+            continue
+        rewrite_nested(s, lambda body: drop_stmts(body, dead))
+        out.append(s)
+    return out
+
+
 def walk_exprs(stmts: list[Stmt]) -> Iterator[Expr]:
     """Every expression node the statements evaluate (their own expressions and those of nested lists)."""
     for s in stmts:

@@ -19,32 +19,26 @@ from expand.ir.nodes import (
     Assign,
     Expr,
     Function,
-    Index,
-    Loop,
     Member,
-    Stmt,
     Symbol,
     Unary,
     Var,
+    addressed_vars,
     map_expr,
     map_stmt_exprs,
-    stmt_exprs,
     walk_stmts,
 )
-from expand.ir.visitor import rewrite_nested
-from expand.passes.fold import fold_int
+from expand.ir.visitor import drop_stmts
+from expand.passes.fold import through_address
 
 
 def forward_address_locals(fn: Function) -> None:
     """Replace each local pointer of ``fn`` that holds one variable's address by that variable."""
     defs: dict[Symbol, list[Assign]] = {}
-    taken: set[Symbol] = set()
     for s in walk_stmts(fn.body):
         if isinstance(s, Assign) and isinstance(s.target, Var) and isinstance(s.target.sym.type, T.Pointer):
             defs.setdefault(s.target.sym, []).append(s)
-        for e in stmt_exprs(s):
-            taken.update(n.operand.sym for n in e.walk()
-                         if isinstance(n, Unary) and n.op == "&" and isinstance(n.operand, Var))
+    taken = addressed_vars(fn.body)
     forward: dict[Symbol, Expr] = {}
     for p, ds in defs.items():
         if p.kind == "local" and len(ds) == 1 and p not in taken and _place(ds[0].value) is not None:
@@ -55,29 +49,12 @@ def forward_address_locals(fn: Function) -> None:
 
     def f(n: Expr) -> Expr:  # (bottom-up: ``p`` first, then ``*&v``, ``(&v)->a``, ``(&v)[0]`` around it)
         if isinstance(n, Var) and n.sym in forward:
-            return Unary(n.type, "&", _copy(forward[n.sym]))
-        if isinstance(n, Unary) and n.op == "*" and _is_address(n.operand):
-            return n.operand.operand
-        if isinstance(n, Member) and n.arrow and _is_address(n.base):
-            return Member(n.type, n.base.operand, n.name, False)
-        if isinstance(n, Index) and _is_address(n.base) and fold_int(n.index) == 0:
-            return n.base.operand
-        return n
+            return Unary(n.type, "&", map_expr(forward[n.sym], lambda x: x))
+        return through_address(n)
 
-    def drop(stmts: list[Stmt]) -> list[Stmt]:
-        out = []
-        for s in stmts:
-            if id(s) in dead:
-                continue
-            rewrite_nested(s, drop)
-            out.append(s)
-        return out
-
-    fn.body = drop(fn.body)
+    fn.body = drop_stmts(fn.body, dead)
     for s in walk_stmts(fn.body):
         map_stmt_exprs(s, f)
-        if isinstance(s, Loop) and s.cond is not None:
-            s.cond = map_expr(s.cond, f)
 
 
 def _place(e: Expr) -> Expr | None:
@@ -90,11 +67,3 @@ def _place(e: Expr) -> Expr | None:
     if isinstance(x, Var) and x.sym.kind in ("local", "param", "global") and not isinstance(x.sym.type, T.Array):
         return e.operand
     return None
-
-
-def _is_address(e: Expr) -> bool:
-    return isinstance(e, Unary) and e.op == "&" and _place(e) is not None
-
-
-def _copy(e: Expr) -> Expr:
-    return map_expr(e, lambda n: n)

@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from expand.ir.nodes import Binary, Cast, Const, Expr, Function, Unary, map_expr, map_stmt_exprs, walk_stmts
+from expand.ir.nodes import (
+    Binary,
+    Cast,
+    Const,
+    Expr,
+    Function,
+    Index,
+    Member,
+    Unary,
+    map_expr,
+    map_stmt_exprs,
+    walk_stmts,
+)
 from expand.ir.types import Int
 
 
@@ -91,6 +103,19 @@ def _fold(e: Expr) -> Expr:
             return Const(e.type, v, hex(v) if v > 255 else str(v))
         return fold_bit_compare(e)
     return e
+
+
+def through_address(n: Expr) -> Expr:
+    """``n`` without an address taken and used at once: ``*&x`` is ``x``, ``(&x)->f`` is ``x.f``,
+    ``(&x)[0]`` is ``x`` (once a pointer is replaced by the address it holds: inlining,
+    expand/passes/address_locals.py)."""
+    if isinstance(n, Unary) and n.op == "*" and isinstance(n.operand, Unary) and n.operand.op == "&":
+        return n.operand.operand
+    if isinstance(n, Member) and n.arrow and isinstance(n.base, Unary) and n.base.op == "&":
+        return Member(n.type, n.base.operand, n.name, False)
+    if isinstance(n, Index) and isinstance(n.base, Unary) and n.base.op == "&" and fold_int(n.index) == 0:
+        return n.base.operand
+    return n
 
 
 def fold_constants(fn: Function) -> None:

@@ -33,11 +33,12 @@ from expand.ir.nodes import (
     Symbol,
     Unary,
     Var,
+    addressed_vars,
+    as_type,
     map_expr,
-    stmt_exprs,
     walk_stmts,
 )
-from expand.passes.fold import fold_int
+from expand.passes.fold import through_address
 
 
 def inline_module(mod: Module, roots: list[str]) -> None:
@@ -61,7 +62,9 @@ def _inline_fn(mod: Module, fn: Function, done: set[str], stack: list[str]) -> N
     stack = [*stack, fn.name]
     names = NameMaker(fn)
     counter = [0]
-    addressed = _addressed(fn.body)  # (the caller's own; each helper was inlined into with its own)
+    # (variables whose address the caller takes: a callee may write them, given &v or a pointer holding
+    # it, so an index made of them is not the caller's value during the call; each helper's own)
+    addressed = addressed_vars(fn.body)
 
     def visit(stmts: list[Stmt]) -> list[Stmt]:
         out: list[Stmt] = []
@@ -96,13 +99,6 @@ def _inline_fn(mod: Module, fn: Function, done: set[str], stack: list[str]) -> N
     done.add(fn.name)
 
 
-def _addressed(body: list[Stmt]) -> set[Symbol]:
-    """Variables whose address ``body`` takes: a callee may write them (given ``&v``, or a pointer
-    holding it), so an index made of them is not the caller's value during the call."""
-    return {n.operand.sym for st in walk_stmts(body) for e in stmt_exprs(st) for n in e.walk()
-            if isinstance(n, Unary) and n.op == "&" and isinstance(n.operand, Var)}
-
-
 def inline_call(fn: Function, s: Stmt, call: Call, callee: Function, names: NameMaker,
                 addressed: set[Symbol] | None = None) -> list[Stmt]:
     """The statements replacing ``s`` (which calls ``callee``). A pointer parameter that receives the
@@ -114,7 +110,7 @@ def inline_call(fn: Function, s: Stmt, call: Call, callee: Function, names: Name
     aliases: dict[Symbol, Expr] = {}
     reassigned = {st.target.sym for st in walk_stmts(callee.body)
                   if isinstance(st, Assign) and isinstance(st.target, Var)}
-    written = addressed if addressed is not None else _addressed(fn.body)
+    written = addressed if addressed is not None else addressed_vars(fn.body)
     for p, a in zip(callee.params, call.args):
         if isinstance(p.type, T.Pointer) and p not in reassigned and (
                 _address_of_variable(a) or isinstance(a, Var) and a.sym.kind == "param"
@@ -176,13 +172,8 @@ def _address_of_table_element(a: Expr, written: set[Symbol]) -> bool:
     if not (isinstance(base, Var) and (base.sym.kind == "global" and isinstance(base.sym.type, T.Array)
                                        or base.sym.kind == "param" and base.sym.shape == "uniform")):
         return False
-    for n in i.walk():  # (arithmetic of constants and of locals and parameters the callee cannot write)
-        if isinstance(n, Var):
-            if n.sym.kind not in ("local", "param") or n.sym in written or not n.sym.type.is_arith():
-                return False
-        elif not isinstance(n, (Const, Binary, Cast)):
-            return False
-    return True
+    return _fixed_during_call(i, written, (Const, Binary, Cast),
+                              lambda s: s.kind in ("local", "param") and s.type.is_arith())
 
 
 def _array_place(a: Expr, written: set[Symbol]) -> bool:
@@ -191,18 +182,22 @@ def _array_place(a: Expr, written: set[Symbol]) -> bool:
     does not give the callee the address of: the parameter stands for that array."""
     if not isinstance(a.type, T.Array) or not isinstance(a, (Member, Index)):
         return False
-    for n in a.walk():
-        if isinstance(n, Var):  # (a global the callee could assign only as a table, never as an index)
-            if n.sym in written or n.sym.kind not in ("local", "param") and not (
-                    n.sym.kind == "global" and (n.sym.const or isinstance(n.sym.type, T.Array))):
+    # (a global the callee could assign only as a table, never as an index)
+    return _fixed_during_call(a, written, (Member, Index, Const, Binary, Cast),
+                              lambda s: s.kind in ("local", "param")
+                              or s.kind == "global" and (s.const or isinstance(s.type, T.Array)))
+
+
+def _fixed_during_call(e: Expr, written: set[Symbol], kinds: tuple[type, ...], allowed) -> bool:
+    """``e`` is made of ``kinds`` of nodes and of variables ``allowed`` accepts that the callee cannot
+    write (not in ``written``): it has the same value all through the inlined call."""
+    for n in e.walk():
+        if isinstance(n, Var):
+            if n.sym in written or not allowed(n.sym):
                 return False
-        elif not isinstance(n, (Member, Index, Const, Binary, Cast)):
+        elif not isinstance(n, kinds):
             return False
     return True
-
-
-def _as(e: Expr, t: T.CType) -> Expr:
-    return e if T.strip_spelling(e.type) == T.strip_spelling(t) else Cast(t, e)
 
 
 def copy_stmts(stmts: list[Stmt], symmap: dict[Symbol, Symbol], labels: dict[str, str],
@@ -217,17 +212,14 @@ def copy_stmts(stmts: list[Stmt], symmap: dict[Symbol, Symbol], labels: dict[str
                 return map_expr(aliases[n.sym], lambda x: x)  # (new nodes, the same symbols)
             if isinstance(n, Var) and n.sym in symmap:
                 return Var(n.type, symmap[n.sym])
-            if isinstance(n, Unary) and n.op == "*" and isinstance(n.operand, Unary) and n.operand.op == "&":
-                return n.operand.operand
-            if isinstance(n, Index) and isinstance(n.base, Unary) and n.base.op == "&" and fold_int(n.index) == 0:
-                return n.base.operand
+            m = through_address(n)  # (*&v, (&v)[0], (&v)->f)
+            if m is not n:
+                return m
             if isinstance(n, Index) and isinstance(n.base, Unary) and n.base.op == "&" \
                     and isinstance(n.base.operand, Index):  # (&G[i])[k]: G[i + k]
                 inner = n.base.operand
                 t = T.usual_arith(inner.index.type, n.index.type)
-                return Index(n.type, inner.base, Binary(t, "+", _as(inner.index, t), _as(n.index, t)))
-            if isinstance(n, Member) and n.arrow and isinstance(n.base, Unary) and n.base.op == "&":
-                return Member(n.type, n.base.operand, n.name, False)
+                return Index(n.type, inner.base, Binary(t, "+", as_type(inner.index, t), as_type(n.index, t)))
             return n
         return map_expr(e, f)
 

@@ -20,7 +20,6 @@ from expand.ir.nodes import (
     Assign,
     Binary,
     Call,
-    Cast,
     Const,
     Expr,
     ExprStmt,
@@ -28,16 +27,16 @@ from expand.ir.nodes import (
     Index,
     Member,
     NameMaker,
-    Stmt,
     Symbol,
     Unary,
     Var,
+    as_type,
     is_local_array,
     map_stmt_exprs,
     stmt_exprs,
     walk_stmts,
 )
-from expand.ir.visitor import rewrite_nested
+from expand.ir.visitor import drop_stmts
 from expand.passes.fold import fold_expr, fold_int
 
 
@@ -93,7 +92,7 @@ def _forward_pointers(fn: Function, arrays: set[Symbol]) -> None:
         if fold_int(base) == 0:
             return i
         t = T.usual_arith(base.type, i.type)
-        return fold_expr(Binary(t, "+", _as(base, t), _as(i, t)))
+        return fold_expr(Binary(t, "+", as_type(base, t), as_type(i, t)))
 
     def f(n: Expr) -> Expr:
         if isinstance(n, Index) and isinstance(n.base, Var) and n.base.sym in forward:
@@ -113,23 +112,9 @@ def _forward_pointers(fn: Function, arrays: set[Symbol]) -> None:
         return n
 
     dead = {id(ds[0]) for p, ds in defs.items() if p in forward}
-    fn.body = _drop(fn.body, dead)
+    fn.body = drop_stmts(fn.body, dead)
     for s in walk_stmts(fn.body):
         map_stmt_exprs(s, f)
-
-
-def _as(e: Expr, t: T.CType) -> Expr:
-    return e if T.strip_spelling(e.type) == T.strip_spelling(t) else Cast(t, e)
-
-
-def _drop(stmts: list[Stmt], dead: set[int]) -> list[Stmt]:
-    out: list[Stmt] = []
-    for s in stmts:
-        if id(s) in dead:
-            continue
-        rewrite_nested(s, lambda body: _drop(body, dead))
-        out.append(s)
-    return out
 
 
 # ----------------------------------------------------------------------------- uses

@@ -34,6 +34,7 @@ punning (one variable of the first member's type).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from expand.ir import types as T
@@ -64,6 +65,7 @@ from expand.ir.nodes import (
     Unary,
     Var,
     map_expr,
+    stmt_reads,
 )
 from expand.passes.fold import fold_int
 
@@ -498,23 +500,7 @@ class RecordLowering:
         """Without the constant stores to words (a declaration's zero) that the assignments right after
         overwrite before anything reads them (``ew_u.value = d`` after ``ieee_double_shape_type ew_u;``)."""
         words = {w for _, syms in self.locals.values() for w in syms}
-        keep = []
-        for i, s in enumerate(out):
-            if isinstance(s, Assign) and isinstance(s.value, Const) and isinstance(s.target, Var) \
-                    and s.target.sym in words:
-                w, dead = s.target.sym, False
-                for later in out[i + 1:]:
-                    if not isinstance(later, Assign) or any(isinstance(n, Var) and n.sym is w
-                                                            for e in (later.value, later.target) for n in e.walk()
-                                                            if not (e is later.target and n is later.target)):
-                        break
-                    if isinstance(later.target, Var) and later.target.sym is w:
-                        dead = True
-                        break
-                if dead:
-                    continue
-            keep.append(s)
-        return keep
+        return drop_overwritten(out, lambda s: isinstance(s.value, Const) and s.target.sym in words)
 
     def stmt(self, s: Stmt) -> list[Stmt]:
         co = s.coord
@@ -577,6 +563,27 @@ class RecordLowering:
         if isinstance(e, Index):
             return Index(e.type, self._read_indexes(e.base, co), self.read(e.index, co))
         return e
+
+
+def drop_overwritten(out: list[Stmt], droppable: Callable[[Assign], bool]) -> list[Stmt]:
+    """``out`` without the assignments to a variable that ``droppable`` names (a declaration's zero)
+    and that the assignments right after overwrite before any statement reads the variable or
+    branches (records' words here; expand/passes/struct_fields.py's members)."""
+    keep: list[Stmt] = []
+    for i, s in enumerate(out):
+        if isinstance(s, Assign) and isinstance(s.target, Var) and droppable(s):
+            v = s.target.sym
+            dead = False
+            for later in out[i + 1:]:
+                if not isinstance(later, Assign) or v in stmt_reads(later):
+                    break
+                if isinstance(later.target, Var) and later.target.sym is v:
+                    dead = True
+                    break
+            if dead:
+                continue
+        keep.append(s)
+    return keep
 
 
 def lower_records(fn: Function) -> None:

@@ -33,7 +33,6 @@ from expand.ir.nodes import (
     Expr,
     Function,
     Index,
-    Loop,
     Member,
     NameMaker,
     Stmt,
@@ -44,9 +43,11 @@ from expand.ir.nodes import (
     map_stmt_exprs,
     stmt_exprs,
     walk_stmts,
+    zero_const,
 )
 from expand.ir.visitor import rewrite_nested
 from expand.passes.fold import fold_int
+from expand.passes.records import drop_overwritten
 
 Path = tuple[str | int, ...]  # member names and constant array indexes, from the struct
 Step = str | Expr  # a member name, or an array index (an expression) in an access
@@ -193,12 +194,6 @@ def _root(e: Expr) -> Expr:
     return e
 
 
-def _zero(t: T.CType) -> Const:
-    if isinstance(t, T.Float):
-        return Const(t, 0.0, "0.0f" if t.bits == 32 else "0.0")
-    return Const(t, 0, "0")
-
-
 class _Rewrite:
     """Members of split structs become their variables; whole copies become one copy per member."""
 
@@ -223,10 +218,8 @@ class _Rewrite:
                 out.extend(self.store_at(s, a[0], a[1]))
                 continue
             map_stmt_exprs(s, self.member)
-            if isinstance(s, Loop) and s.cond is not None:
-                s.cond = map_expr(s.cond, self.member)
             out.append(s)
-        return _drop_overwritten(out, self.declared)
+        return drop_overwritten(out, lambda s: id(s) in self.declared)
 
     def _ours(self, *es: Expr) -> bool:
         return any((p := _path(e)) is not None and p[0] in self.split for e in es)
@@ -305,7 +298,7 @@ class _Rewrite:
                     return v
                 if path[:len(ipath)] == ipath and _is_record(v):
                     return self.part(v, path[len(ipath):], t)
-            return _zero(t)
+            return zero_const(t)
         out = e
         for k, name in enumerate(path):
             if isinstance(name, int):
@@ -321,30 +314,3 @@ class _Rewrite:
             else:
                 out = Member(ft, out, name, False)
         return out
-
-
-def _drop_overwritten(out: list[Stmt], declared: set[int]) -> list[Stmt]:
-    """``out`` without the declarations' zero stores that later assignments of the same list
-    overwrite before any statement reads the variable or branches (``isect is; is.t = 1e17f;``)."""
-    keep: list[Stmt] = []
-    for i, s in enumerate(out):
-        if id(s) in declared and isinstance(s, Assign) and isinstance(s.target, Var):
-            v = s.target.sym
-            dead = False
-            for later in out[i + 1:]:
-                if not isinstance(later, Assign) or v in _reads(later):
-                    break
-                if isinstance(later.target, Var) and later.target.sym is v:
-                    dead = True
-                    break
-            if dead:
-                continue
-        keep.append(s)
-    return keep
-
-
-def _reads(s: Assign) -> set[Symbol]:
-    vs = {n.sym for n in s.value.walk() if isinstance(n, Var)}
-    if not isinstance(s.target, Var):
-        vs |= {n.sym for n in s.target.walk() if isinstance(n, Var)}
-    return vs
