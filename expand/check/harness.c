@@ -144,7 +144,9 @@ __attribute__((unused)) static void vfy_show(int cls, int size, uint64_t b) {
 //@ iterations, so that lane order holds within each round of calls only: the records of the sites
 //@ verify(call_log_loose=...) names (the sites in loops: vfy_log_loose) go to a lane whose next scalar
 //@ record is that record, site and value, another such lane where the first choice leaves records no
-//@ lane accounts for (a search over those choices). Every lane's records, taken in vector order, must
+//@ lane accounts for (a search over those choices; after a record of the same site, modulo the tag step,
+//@ it tries the lanes after that record's lane first, as one round calls its lanes in increasing order:
+//@ trying every record from lane 0 on ran out of steps with 32 lanes, program 20261126-1651). Every lane's records, taken in vector order, must
 //@ then equal its scalar run's records: same calls, same arguments, same order. Where no attribution
 //@ does, lanes are given records as before this search (a record to the lane that has had the fewest
 //@ records of its site so far) to show the difference; a vector record no lane accounts for makes every
@@ -158,10 +160,14 @@ static int vfy_log_loose(int s) {
     ${log_loose}
 }
 
+static int vfy_log_key(int s) {
+    ${log_key}
+}
+
 #define VFY_LOG_MAX ${log_max}U
 static int vfy_log_site[VFY_LOG_MAX];
 static uint64_t vfy_log_val[VFY_LOG_MAX];
-static int vfy_log_lane[VFY_LOG_MAX];
+static int vfy_log_lane[VFY_LOG_MAX], vfy_log_rank[VFY_LOG_MAX];
 static unsigned vfy_log_n, vfy_log_lost;
 static unsigned vfy_log_mark[VFY_L + 1];  /* lane l's scalar records: [mark[l], mark[l + 1]) */
 static int vfy_log_bad[VFY_L];
@@ -176,13 +182,26 @@ void vfy_log_record(int site, uint64_t bits) {
 
 static unsigned vfy_log_next[VFY_L];
 
-/* The lowest lane from `from` on whose next scalar record may be vector record i, or -1. */
-static int vfy_log_lane_for(unsigned i, int from) {
-    int s = vfy_log_site[i], loose = vfy_log_loose(s);
-    for (int l = from; l < VFY_L; l++) {
+/* The lane the search tries first for record i: a lane calls a site once per round in lane order, so
+   after a record of the same site (loose sites: modulo the tag step) the lane after the previous
+   record's, else lane 0. */
+static int vfy_log_first(unsigned i, unsigned vs) {
+    if (i == vs || !vfy_log_loose(vfy_log_site[i]) || vfy_log_key(vfy_log_site[i - 1]) != vfy_log_key(vfy_log_site[i]))
+        return 0;
+    return (vfy_log_lane[i - 1] + 1) % VFY_L;
+}
+
+/* The first lane, in the order that starts at vfy_log_first and wraps, from rank k on whose next scalar
+   record may be vector record i (its rank in *rank), or -1. */
+static int vfy_log_lane_for(unsigned i, unsigned vs, int k, int *rank) {
+    int s = vfy_log_site[i], loose = vfy_log_loose(s), first = vfy_log_first(i, vs);
+    for (; k < VFY_L; k++) {
+        int l = (first + k) % VFY_L;
         unsigned j = vfy_log_next[l];
-        if (j < vfy_log_mark[l + 1] && vfy_log_site[j] == s && (!loose || vfy_log_val[j] == vfy_log_val[i]))
+        if (j < vfy_log_mark[l + 1] && vfy_log_site[j] == s && (!loose || vfy_log_val[j] == vfy_log_val[i])) {
+            *rank = k;
             return l;
+        }
     }
     return -1;
 }
@@ -194,17 +213,18 @@ static int vfy_log_attribute(unsigned vs, unsigned ve) {
     for (int l = 0; l < VFY_L; l++) vfy_log_next[l] = vfy_log_mark[l];
     unsigned i = vs;
     for (;;) {
-        int l = -1, done = i == ve;
+        int l = -1, rank = 0, done = i == ve;
         if (done) {
             done = 1;
             for (int k = 0; k < VFY_L; k++) done &= vfy_log_next[k] == vfy_log_mark[k + 1];
             if (done) break;
         } else {
-            l = vfy_log_lane_for(i, 0);
+            l = vfy_log_lane_for(i, vs, 0, &rank);
         }
         if (l >= 0) {
             if (budget-- == 0) return 0;
             vfy_log_lane[i] = l;
+            vfy_log_rank[i] = rank;
             vfy_log_next[l]++;
             i++;
             continue;
@@ -212,12 +232,12 @@ static int vfy_log_attribute(unsigned vs, unsigned ve) {
         for (;;) {  /* back to the latest choice of a loose site that has another lane */
             if (i == vs || budget-- == 0) return 0;
             i--;
-            int p = vfy_log_lane[i];
-            vfy_log_next[p]--;
+            vfy_log_next[vfy_log_lane[i]]--;
             if (!vfy_log_loose(vfy_log_site[i])) continue;
-            l = vfy_log_lane_for(i, p + 1);
+            l = vfy_log_lane_for(i, vs, vfy_log_rank[i] + 1, &rank);
             if (l >= 0) {
                 vfy_log_lane[i] = l;
+                vfy_log_rank[i] = rank;
                 vfy_log_next[l]++;
                 i++;
                 break;

@@ -580,6 +580,7 @@ def _harness(*, vector_file: str, scalar_name: str, vector_name: str, params: li
     blocks = {
         "log_loose": [f"switch ({key}) {{{loose} return 1; default: return 0; }}"] if loose
         else ["(void)s;", "return 0;"],
+        "log_key": [f"return {key};"],
         "inputs": _inputs_c(vals, uvals, uptrs, plan, bounds),
         "declarations": _declarations_c(vals, ptrs, svals, uvals, ret),
         "uniform_arrays": _uniform_arrays_c(uptrs),
