@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from expand.ir.libc import errno_hidden
 from expand.ir.nodes import (
     Assign,
     Binary,
@@ -21,27 +22,74 @@ from expand.ir.nodes import (
 
 
 def eliminate_dead(stmts: list[Stmt], live_out: list[Expr]) -> tuple[list[Stmt], set[Symbol]]:
-    """Drop assignments to variables that are never read; returns the kept statements and used symbols."""
+    """Drop assignments whose value no later statement reads (backward liveness through uniform ifs and
+    masked loops: ``y = h() - sin(y)`` with ``y`` read only by its own update's call is dead, which
+    one set of the variables read anywhere kept); a call's statement stays for its side effects
+    unless it has none (``_effect_free``). Returns the kept statements and the symbols they use."""
+    live = set()
+    for e in live_out:
+        live |= vars_read(e)
     while True:
-        used: set[Symbol] = set()
-        for e in live_out:
-            used |= vars_read(e)
-        for s in flatten(stmts):
-            own = s.target.sym if isinstance(s, Assign) and isinstance(s.target, Var) \
-                and not isinstance(s.value, Call) else None
-            for e in _reads(s):
-                used |= vars_read(e) - {own}  # a variable read only by its own updates is dead
-            m = getattr(s, "mask", None)
-            if m is not None and _needs_mask(s):
-                used.add(m)
-            if isinstance(s, MaskedLoop) and s.active is not None:
-                used.add(s.active)
-        kept, removed = _sweep(stmts, used)
-        stmts = kept
-        if not removed:
+        drop: set[int] = set()
+        _live_before(stmts, frozenset(live), frozenset(live), drop)
+        if not drop:
             break
+        stmts = _sweep(stmts, drop)
+    used = set(live)
+    for s in flatten(stmts):
+        used |= _uses(s)
     defined = {s.target.sym for s in flatten(stmts) if isinstance(s, Assign) and isinstance(s.target, Var)}
     return stmts, used | defined
+
+
+def _uses(s: Stmt) -> set[Symbol]:
+    """The symbols statement ``s`` itself reads (not those of the statements nested in it)."""
+    out: set[Symbol] = set()
+    for e in _reads(s):
+        out |= vars_read(e)
+    m = getattr(s, "mask", None)
+    if m is not None and _needs_mask(s):
+        out.add(m)
+    if isinstance(s, MaskedLoop) and s.active is not None:
+        out.add(s.active)
+    return out
+
+
+def _live_before(stmts: list[Stmt], live: frozenset[Symbol], exit_live: frozenset[Symbol],
+                 drop: set[int]) -> frozenset[Symbol]:
+    """The symbols live before ``stmts`` given those live after (``exit_live``: after the innermost
+    loop, where a ``BreakIf`` goes); adds to ``drop`` the ids of the statements that can go (or, for a
+    call whose value is dead, lose their target)."""
+    for s in reversed(stmts):
+        if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym not in live:
+            if not isinstance(s.value, Call) or _effect_free(s.value):
+                drop.add(id(s))
+                continue
+            drop.add(id(s))  # becomes the call alone (_sweep), which reads what the assignment does
+        elif isinstance(s, ExprStmt) and _effect_free(s.expr):
+            drop.add(id(s))
+            continue
+        if isinstance(s, MaskedLoop):
+            head = live | _uses(s)
+            while True:  # the least fixed point: what the body reads before writing, each iteration
+                inner: set[int] = set()
+                new = live | _uses(s) | _live_before(s.body, head, live, inner)
+                if new == head:
+                    break
+                head = new
+            drop |= inner
+            live = head
+            continue
+        if isinstance(s, UniformIf):
+            live = (_live_before(s.then, live, exit_live, drop) | _live_before(s.els, live, exit_live, drop)
+                    | _uses(s))
+            continue
+        if isinstance(s, BreakIf):
+            live = live | exit_live | _uses(s)
+            continue
+        kills = isinstance(s, Assign) and isinstance(s.target, Var) and not getattr(s, "blend", False)
+        live = (live - {s.target.sym} if kills else live) | _uses(s)
+    return live
 
 
 def _needs_mask(s: Stmt) -> bool:
@@ -66,31 +114,22 @@ def _guarded(e: Expr) -> bool:
                for n in e.walk())
 
 
-def _sweep(stmts: list[Stmt], used: set[Symbol]) -> tuple[list[Stmt], bool]:
+def _sweep(stmts: list[Stmt], drop: set[int]) -> list[Stmt]:
     out: list[Stmt] = []
-    removed = False
     for s in stmts:
-        if _dead(s, used):
-            removed = True
-            continue
-        if isinstance(s, Assign) and isinstance(s.target, Var) and isinstance(s.value, Call) \
-                and s.target.sym not in used:
-            # Kept for the call's side effects; the result is dead.
-            out.append(ExprStmt(s.coord, s.value, mask=s.mask))
-            removed = True
+        if id(s) in drop:
+            if isinstance(s, Assign) and isinstance(s.value, Call) and not _effect_free(s.value):
+                out.append(ExprStmt(s.coord, s.value, mask=s.mask))  # kept for the call's side effects
             continue
         if isinstance(s, MaskedLoop):
-            s.body, r = _sweep(s.body, used)
-            removed = removed or r
+            s.body = _sweep(s.body, drop)
         if isinstance(s, UniformIf):
-            s.then, r1 = _sweep(s.then, used)
-            s.els, r2 = _sweep(s.els, used)
-            removed = removed or r1 or r2
+            s.then = _sweep(s.then, drop)
+            s.els = _sweep(s.els, drop)
             if not s.then and not s.els:  # nothing left to branch around (the condition cannot fault)
-                removed = True
                 continue
         out.append(s)
-    return out, removed
+    return out
 
 
 def _reads(s: Stmt) -> list[Expr]:
@@ -106,6 +145,10 @@ def _reads(s: Stmt) -> list[Expr]:
     return []
 
 
-def _dead(s: Stmt, used: set[Symbol]) -> bool:
-    return (isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym not in used
-            and not isinstance(s.value, Call))
+def _effect_free(e: Expr) -> bool:
+    """A call whose value nothing reads may go when the system compiler drops it from the scalar code
+    too: a libm function GCC takes to set no errno (expand/ir/libc.py errno_hidden: sin, cos, ...),
+    with arguments that call nothing. Kept, each lane's call set EDOM for an infinity where the scalar
+    code, compiled, never called it (tests/fuzz_regressions/errno_dead_sin.c)."""
+    return isinstance(e, Call) and errno_hidden(e.func) \
+        and not any(isinstance(n, Call) for a in e.args for n in a.walk())
