@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 import shutil
+import subprocess
 from functools import cache
 from pathlib import Path
 
@@ -53,6 +55,17 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
+@cache
+def emulator_version(cmd: str) -> tuple[int, ...]:
+    """The version ``cmd --version`` prints (``qemu-riscv64 version 10.0.13 (...)``: (10, 0, 13)), or ()."""
+    try:
+        out = subprocess.run([cmd, "--version"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return ()
+    m = re.search(r"version (\d+(?:\.\d+)*)", out)
+    return tuple(int(x) for x in m.group(1).split(".")) if m else ()
+
+
 def _allowed() -> set[str] | None:
     v = os.environ.get(HIDE_VAR)
     if v is None:
@@ -69,6 +82,13 @@ def why_not_here(isa: Isa | str) -> str | None:
     if isa.run_prefix:
         if shutil.which(isa.run_prefix[0]) is None:
             return f"{isa.run_prefix[0]} is not installed, which runs {isa.name} code here"
+        if type(isa).RUN_MIN_VERSION:
+            least, why = type(isa).RUN_MIN_VERSION
+            have = emulator_version(isa.run_prefix[0])
+            if have < least:
+                return (f"{isa.run_prefix[0]} {'.'.join(map(str, have)) or '(version unknown)'} cannot run "
+                        f"{isa.name} code: {why}; install {'.'.join(map(str, least))} or later "
+                        f"(tests/setup-and-run.sh does)")
         return None
     need = set(getattr(type(isa), "CPU_FEATURES", ()))
     if not need:

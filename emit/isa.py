@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
+from expand.ir.libc import errno_hidden
 from expand.ir.nodes import MATH_OPS
 from expand.ir.types import CType, Float, Int
 
@@ -191,6 +192,9 @@ class Isa:
     HEADERS: ClassVar[tuple[str, ...]] = ()
     CC: ClassVar[tuple[str, ...]] = ("gcc",)
     RUN_PREFIX: ClassVar[tuple[str, ...]] = ()
+    #: The lowest version of the emulator (``RUN_PREFIX[0] --version``) that runs this table's code
+    #: right, with why (emit/host.py): () = any.
+    RUN_MIN_VERSION: ClassVar[tuple[tuple[int, ...], str] | tuple[()]] = ()
     #: The CPU flags (as /proc/cpuinfo names them) native code of this table needs (emit/host.py).
     CPU_FEATURES: ClassVar[tuple[str, ...]] = ()
     mask_kind: str = "i32"
@@ -240,6 +244,12 @@ class Isa:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(lanes={self.lanes})"
+
+    def errno_hidden(self, func: str) -> bool:
+        """The compiler of this table's code (``cc``) takes a call of libm function ``func`` to set no
+        errno, though the library may: GCC's list (expand/ir/libc.py errno_hidden). It drops such a
+        call whose value is dead, and folds a read of errno after it."""
+        return errno_hidden(func)
 
     @property
     def preprocessor(self) -> list[str]:

@@ -16,7 +16,7 @@ from expand.analysis.shapes import Shapes
 from expand.ir import types as T
 from expand.ir.cprint import cdecl, cexpr, const_text, literal_value
 from expand.ir.diagnostics import ExpandError, Remark, error
-from expand.ir.libc import ERRNO, LIBM, MATH_ERRNO, UNSET, WRITE, errno_hidden, libm_name, may_set_errno
+from expand.ir.libc import ERRNO, LIBM, MATH_ERRNO, UNSET, WRITE, libm_name, may_set_errno
 from expand.ir.nodes import (
     MASK,
     Assign,
@@ -1139,7 +1139,7 @@ class FunctionPrinter:
         takes ``func`` to set no errno (expand/ir/libc.py, errno_hidden), a constant volatile pointer to it,
         which GCC cannot see through (else it folds the watch's read of errno after the call to the
         sentinel stored before it, and the lane's EDOM is lost)."""
-        if not (self.errno_watched(func) and errno_hidden(func)):
+        if not (self.errno_watched(func) and self.isa.errno_hidden(func)):
             return func
         name = libm_name(func)
         ret, params = LIBM[name]

@@ -19,6 +19,10 @@ TABLES: dict[str, tuple[str, str, int, str]] = {
     "altivec": ("emit.altivec", "Altivec", 4,
                 "POWER8+ AltiVec/VSX (ppc64le); verified with powerpc64le-linux-gnu-gcc + qemu-ppc64le"),
     "generic": ("emit.generic", "Generic", 4, "any GCC/Clang target (vector_size extensions)"),
+    "rvv": ("emit.rvv", "Rvv", 4, "RISC-V V, VLEN >= 128 (generic C compiled by clang-16 for riscv64); verified "
+            "with clang-16 + lld-16 + qemu-riscv64 vlen=128"),
+    "rvv256": ("emit.rvv", "Rvv256", 8, "RISC-V V, VLEN >= 256 (generic C compiled by clang-16 for riscv64); "
+               "verified with clang-16 + lld-16 + qemu-riscv64 vlen=256"),
 }
 
 

@@ -293,10 +293,10 @@ def vectorize(fn: Function, isa, vname: str, prefix: str, expandable: set[str], 
     static globals it reads in ``globals_used`` and adds its ``--remarks`` to ``remarks``."""
     lin = if_convert(fn, entry)
     live = [lin.ret.value] if lin.ret.value is not None else []
-    lin.stmts, _ = eliminate_dead(lin.stmts, live)
+    lin.stmts, _ = eliminate_dead(lin.stmts, live, isa.errno_hidden)
     lin.stmts = fold_temporaries(lin.stmts, lin.ret)
     live = [lin.ret.value] if lin.ret.value is not None else []
-    lin.stmts, used = eliminate_dead(lin.stmts, live)
+    lin.stmts, used = eliminate_dead(lin.stmts, live, isa.errno_hidden)
     if dot is not None:
         dot.append(to_dot(lin))
     shapes = analyze(fn.params, lin.stmts, entry)

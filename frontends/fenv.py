@@ -42,13 +42,14 @@ _OPERATIONS = {
 }
 #: Machine suffixes of glibc's per-target versions (libc_feholdexcept_sse, ..._aarch64_ctx, ...)
 _SUFFIXES = ("_ctx", "_sse", "_387", "_aarch64", "_ppc", "_vsx", "_mips", "_riscv", "_arm", "_vfp")
-#: The value of FE_TONEAREST on every target expand has (x86-64, AArch64, POWER)
+#: The value of FE_TONEAREST on every target expand has (x86-64, AArch64, POWER, RISC-V)
 FE_TONEAREST = 0
 #: The other rounding modes' values per target (glibc's bits/fenv.h), to name them in diagnostics
 _MODES = {
     "x86_64": {0x400: "FE_DOWNWARD", 0x800: "FE_UPWARD", 0xC00: "FE_TOWARDZERO"},
     "aarch64": {0x400000: "FE_UPWARD", 0x800000: "FE_DOWNWARD", 0xC00000: "FE_TOWARDZERO"},
     "powerpc64le": {1: "FE_TOWARDZERO", 2: "FE_UPWARD", 3: "FE_DOWNWARD"},
+    "riscv64": {1: "FE_TOWARDZERO", 2: "FE_DOWNWARD", 3: "FE_UPWARD"},
 }
 
 

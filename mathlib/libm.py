@@ -79,9 +79,10 @@ ROOT = MATHLIB_DIR.parent
 #: Every object of the library: -fPIC so that it also links into shared objects.
 LIB_CFLAGS = [*CFLAGS, "-fPIC"]
 #: The order of architectures and ISAs in the header and the default build.
-ARCHES = ("x86_64", "aarch64", "ppc64le")
+ARCHES = ("x86_64", "aarch64", "ppc64le", "riscv64")
 ARCH_MACRO = {"x86_64": "defined(__x86_64__)", "aarch64": "defined(__aarch64__)",
-              "ppc64le": "defined(__powerpc64__) && defined(__LITTLE_ENDIAN__)"}
+              "ppc64le": "defined(__powerpc64__) && defined(__LITTLE_ENDIAN__)",
+              "riscv64": "defined(__riscv) && __riscv_xlen == 64"}
 PREFIX = "__expandm_"
 #: The functions expandm.h declares ``#pragma omp declare simd``: those GCC 12 leaves as one call per
 #: element. It inlines or vectorizes floorf, ceilf, truncf, rintf, nearbyintf, roundevenf, sqrtf, fabsf,
@@ -208,8 +209,7 @@ def arch_cc(arch: str) -> list[str]:
 
 def tool(cc: Sequence[str], name: str) -> str:
     """The binutils program ``name`` (ar, nm) of compiler ``cc`` (``aarch64-linux-gnu-ar``)."""
-    c = cc[0]
-    return c[: -len("gcc")] + name if c.endswith("gcc") else name
+    return source_tree.binutils_tool(cc, name)
 
 
 def unit_isa(arch: str, isa_name: str):

@@ -24,7 +24,7 @@ def expand_source(tmp_path: Path, name: str, text: str, isa_name: str, functions
     src = tmp_path / f"{name}.c"
     src.write_text(text)
     isa = get_isa(isa_name)
-    mod = read_file_any(str(src), text, frontend=frontend, cc=isa.cc)
+    mod = read_file_any(str(src), text, frontend=frontend, cc=isa.preprocessor)
     res = expand_module(mod, isa, functions=functions, shapes={u: "uniform" for u in uniform})
     return src, isa, res
 
@@ -45,7 +45,7 @@ def check_source(tmp_path: Path, name: str, text: str, isa_name: str, *, functio
     if companion:
         (tmp_path / f"{name}_companion.c").write_text(companion)
         link = [tmp_path / f"{name}_companion.c"]
-    mod = read_file_any(str(src), text, frontend=frontend, cc=isa.cc)
+    mod = read_file_any(str(src), text, frontend=frontend, cc=isa.preprocessor)
     for e in res.functions:
         rep = verify(scalar_sources=[src], scalar_name=e.scalar_name, vector_c=res.text, vector_name=e.vector_name,
                      params=[Param(p.name, p.type, p.shape or "varying") for p in e.params], ret=e.ret, isa=isa,

@@ -515,7 +515,7 @@ def _expand(tmp_path: Path, text: str, isa: str, mode: str, uniform=()) -> None:
     (tmp_path / "fuzz_log.h").write_text(FUZZ_LOG_H)
     i = get_isa(isa)
     try:
-        mod = read_file_any(str(src), text, [str(tmp_path)], cc=i.cc)
+        mod = read_file_any(str(src), text, [str(tmp_path)], cc=i.preprocessor)
         driver.expand_module(mod, i, boscc=mode, shapes={u: "uniform" for u in uniform})
     except ExpandError:
         pass  # (a program expand refuses: nothing to compare)

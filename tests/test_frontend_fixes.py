@@ -73,7 +73,7 @@ def expand_verify(tmp_path: Path, name: str, text: str, isa_name: str = "sse4.1"
     src = tmp_path / f"{name}.c"
     src.write_text(text + "\n")
     isa = get_isa(isa_name)
-    mod = reader(str(src), src.read_text(), cc=isa.cc)
+    mod = reader(str(src), src.read_text(), cc=isa.preprocessor)
     res = expand_module(mod, isa, functions=["f"])
     (e,) = res.functions
     rep = verify(scalar_sources=[src], scalar_name=e.scalar_name, vector_c=res.text, vector_name=e.vector_name,

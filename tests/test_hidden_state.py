@@ -308,5 +308,5 @@ def test_fuzz_log_functions_are_stateless(tmp_path: Path) -> None:
     assert len(res.warnings) == 2  # (expand cannot see into them)
     src = tmp_path / "p.c"
     isa = get_isa("sse2")
-    res = expand_module(read_file_any(str(src), text, cc=isa.cc), isa, stateless=set(LOG_FN.values()))
+    res = expand_module(read_file_any(str(src), text, cc=isa.preprocessor), isa, stateless=set(LOG_FN.values()))
     assert not res.warnings

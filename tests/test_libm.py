@@ -250,7 +250,7 @@ def _code(text: str) -> str:
 def test_shade_kernel_no_per_lane_call_and_bit_exact(lib: Path, tmp_path: Path, isa_name: str, capsys) -> None:
     isa = get_isa(isa_name)
     vm = vecmath.VectorMath(["expand"], lib)
-    res = expand_module(read_file(str(SHADE), SHADE.read_text(), cc=isa.cc), isa, vector_math=vm)
+    res = expand_module(read_file(str(SHADE), SHADE.read_text(), cc=isa.preprocessor), isa, vector_math=vm)
     code = _code(res.text)
     assert "for (int lane" not in code and "_lanes" not in code
     assert not re.search(r"\b(powf|sqrtf|floorf|__builtin_\w+)\s*\(", code), code
@@ -272,7 +272,7 @@ def test_shade_kernel_no_per_lane_call_and_bit_exact(lib: Path, tmp_path: Path, 
 @pytest.mark.parametrize("isa_name,lanes", [("avx2", 16), ("sse4.1", 8), ("neon", 8), ("generic", 8)])
 def test_wider_gangs_call_once_per_register(lib: Path, tmp_path: Path, isa_name: str, lanes: int, capsys) -> None:
     isa = get_isa(isa_name, lanes)
-    res = expand_module(read_file(str(SHADE), SHADE.read_text(), cc=isa.cc), isa,
+    res = expand_module(read_file(str(SHADE), SHADE.read_text(), cc=isa.preprocessor), isa,
                         vector_math=vecmath.VectorMath(["expand"], lib))
     code = _code(res.text)
     if isa_name == "generic":  # one vector type per gang: a gang of 8 has no library call of 4 (per lane)

@@ -147,7 +147,7 @@ def expand_kernel(tmp_path: Path, isa_name: str, t: str):
     src = tmp_path / f"k_{t}.c"
     src.write_text(kernel(t))
     isa = get_isa(isa_name)
-    res = expand_module(read_file(str(src), src.read_text(), cc=isa.cc[0]), isa, functions=["k"])
+    res = expand_module(read_file(str(src), src.read_text(), cc=isa.preprocessor), isa, functions=["k"])
     return src, isa, res
 
 

@@ -372,7 +372,7 @@ static inline struct ts64 to_ts64 (int64_t s, int64_t us)
 }
 static inline long double widen (long double x, long double y) { return x * y + 1.0L; }
 static inline _Complex double cmul (_Complex double a, _Complex double b) { return a * b; }
-static inline int spin (volatile int *p) { while (*p) ; return *p; }
+static inline int spin (volatile int *p) { while (*p) {} return *p; }
 static inline float twice (float x) { return x + x; }
 """
 #: The user's own file: an unused static helper and an external function expand refuses, and ``f``

@@ -38,7 +38,7 @@ def expand_text(tmp_path: Path, name: str, text: str, isa_name: str, gathers: bo
     src = tmp_path / f"{name}.c"
     src.write_text(text)
     isa = get_isa(isa_name)
-    mod = read_file_any(str(src), text, cc=isa.cc)
+    mod = read_file_any(str(src), text, cc=isa.preprocessor)
     return src, isa, expand_module(mod, isa, gathers=gathers)
 
 
@@ -326,7 +326,7 @@ def test_index_params_and_fixed_pointers(tmp_path: Path) -> None:
     text = CASES["members"] + CASES["reads"]
     src = tmp_path / "m.c"
     src.write_text(text)
-    mod = read_file_any(str(src), text, cc=get_isa("sse2").cc)
+    mod = read_file_any(str(src), text, cc=get_isa("sse2").preprocessor)
     for name in ("corner", "aos", "one", "at_uniform"):
         for p in mod.functions[name].params:
             p.shape = "uniform" if isinstance(p.type, Pointer) or name == "at_uniform" and p.name == "j" else ""

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from expand.ir.libc import errno_hidden
+from collections.abc import Callable
+from functools import partial
+
 from expand.ir.nodes import (
     Assign,
     Binary,
@@ -21,20 +23,24 @@ from expand.ir.nodes import (
 )
 
 
-def eliminate_dead(stmts: list[Stmt], live_out: list[Expr]) -> tuple[list[Stmt], set[Symbol]]:
+def eliminate_dead(stmts: list[Stmt], live_out: list[Expr],
+                   errno_hidden: Callable[[str], bool] = lambda f: False) -> tuple[list[Stmt], set[Symbol]]:
     """Drop assignments whose value no later statement reads (backward liveness through uniform ifs and
     masked loops: ``y = h() - sin(y)`` with ``y`` read only by its own update's call is dead, which
     one set of the variables read anywhere kept); a call's statement stays for its side effects
-    unless it has none (``_effect_free``). Returns the kept statements and the symbols they use."""
+    unless it has none: a libm function the compiler takes to set no errno (``errno_hidden``: the
+    table's, emit/isa.py), with arguments that call nothing, goes as the compiler drops it from the
+    scalar code. Returns the kept statements and the symbols they use."""
+    effect_free = partial(_effect_free, errno_hidden)
     live = set()
     for e in live_out:
         live |= vars_read(e)
     while True:
         drop: set[int] = set()
-        _live_before(stmts, frozenset(live), frozenset(live), drop)
+        _live_before(stmts, frozenset(live), frozenset(live), drop, effect_free)
         if not drop:
             break
-        stmts = _sweep(stmts, drop)
+        stmts = _sweep(stmts, drop, effect_free)
     used = set(live)
     for s in flatten(stmts):
         used |= _uses(s)
@@ -56,24 +62,24 @@ def _uses(s: Stmt) -> set[Symbol]:
 
 
 def _live_before(stmts: list[Stmt], live: frozenset[Symbol], exit_live: frozenset[Symbol],
-                 drop: set[int]) -> frozenset[Symbol]:
+                 drop: set[int], effect_free: Callable[[Expr], bool]) -> frozenset[Symbol]:
     """The symbols live before ``stmts`` given those live after (``exit_live``: after the innermost
     loop, where a ``BreakIf`` goes); adds to ``drop`` the ids of the statements that can go (or, for a
     call whose value is dead, lose their target)."""
     for s in reversed(stmts):
         if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym not in live:
-            if not isinstance(s.value, Call) or _effect_free(s.value):
+            if not isinstance(s.value, Call) or effect_free(s.value):
                 drop.add(id(s))
                 continue
             drop.add(id(s))  # becomes the call alone (_sweep), which reads what the assignment does
-        elif isinstance(s, ExprStmt) and _effect_free(s.expr):
+        elif isinstance(s, ExprStmt) and effect_free(s.expr):
             drop.add(id(s))
             continue
         if isinstance(s, MaskedLoop):
             head = live | _uses(s)
             while True:  # the least fixed point: what the body reads before writing, each iteration
                 inner: set[int] = set()
-                new = live | _uses(s) | _live_before(s.body, head, live, inner)
+                new = live | _uses(s) | _live_before(s.body, head, live, inner, effect_free)
                 if new == head:
                     break
                 head = new
@@ -81,7 +87,8 @@ def _live_before(stmts: list[Stmt], live: frozenset[Symbol], exit_live: frozense
             live = head
             continue
         if isinstance(s, UniformIf):
-            live = (_live_before(s.then, live, exit_live, drop) | _live_before(s.els, live, exit_live, drop)
+            live = (_live_before(s.then, live, exit_live, drop, effect_free)
+                    | _live_before(s.els, live, exit_live, drop, effect_free)
                     | _uses(s))
             continue
         if isinstance(s, BreakIf):
@@ -114,18 +121,18 @@ def _guarded(e: Expr) -> bool:
                for n in e.walk())
 
 
-def _sweep(stmts: list[Stmt], drop: set[int]) -> list[Stmt]:
+def _sweep(stmts: list[Stmt], drop: set[int], effect_free: Callable[[Expr], bool]) -> list[Stmt]:
     out: list[Stmt] = []
     for s in stmts:
         if id(s) in drop:
-            if isinstance(s, Assign) and isinstance(s.value, Call) and not _effect_free(s.value):
+            if isinstance(s, Assign) and isinstance(s.value, Call) and not effect_free(s.value):
                 out.append(ExprStmt(s.coord, s.value, mask=s.mask))  # kept for the call's side effects
             continue
         if isinstance(s, MaskedLoop):
-            s.body = _sweep(s.body, drop)
+            s.body = _sweep(s.body, drop, effect_free)
         if isinstance(s, UniformIf):
-            s.then = _sweep(s.then, drop)
-            s.els = _sweep(s.els, drop)
+            s.then = _sweep(s.then, drop, effect_free)
+            s.els = _sweep(s.els, drop, effect_free)
             if not s.then and not s.els:  # nothing left to branch around (the condition cannot fault)
                 continue
         out.append(s)
@@ -145,10 +152,9 @@ def _reads(s: Stmt) -> list[Expr]:
     return []
 
 
-def _effect_free(e: Expr) -> bool:
-    """A call whose value nothing reads may go when the system compiler drops it from the scalar code
-    too: a libm function GCC takes to set no errno (expand/ir/libc.py errno_hidden: sin, cos, ...),
-    with arguments that call nothing. Kept, each lane's call set EDOM for an infinity where the scalar
-    code, compiled, never called it (tests/fuzz_regressions/errno_dead_sin.c)."""
+def _effect_free(errno_hidden: Callable[[str], bool], e: Expr) -> bool:
+    """``e`` is a call the compiler drops when its value is dead: of a function it takes to set no errno
+    (GCC: sin, cos, ...), with arguments that call nothing. Kept, each lane's call set EDOM for an
+    infinity where the scalar code, compiled, never called it (tests/fuzz_regressions/errno_dead_sin.c)."""
     return isinstance(e, Call) and errno_hidden(e.func) \
         and not any(isinstance(n, Call) for a in e.args for n in a.walk())

@@ -1,0 +1,146 @@
+"""RISC-V RVV (emit/rvv.py: ``rvv`` = VLEN >= 128, ``rvv256`` = VLEN >= 256): the generic table's C,
+compiled by clang-16 for riscv64 with the V extension and run under ``qemu-riscv64 -cpu
+rv64,v=true,vlen=N``, verifies bit for bit against its scalar source, compiled by the same Clang.
+
+Covered: the table op by op (tests/isa_check.py), that Clang makes RVV instructions of it (masked
+merges, vector compares and conversions), corpus functions with branches and BOSCC guards, loops, the
+vector libm, conversions of NaN, infinities and out-of-range values, and the one libm difference from
+GCC the passes see (Clang keeps a dead ``sin`` call, and its EDOM). Without clang-16 the module skips;
+without a qemu-riscv64 of 8.1 or later only the runs skip (emit/host.py says why)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import expand_case
+import pytest
+from expand_case import check_source, expand_source
+from isa_check import run_isa_kind
+
+from emit import ISAS, get_isa
+from emit.host import why_not_here
+from emit.isa import KINDS
+from expand import driver
+from expand.check.fuzz import check_file
+from mathlib.corpus import corpus
+from mathlib.matrix import check, loop_kernels
+
+ROOT = Path(__file__).parent.parent
+RVV = ("rvv", "rvv256")
+
+pytestmark = pytest.mark.skipif(shutil.which("clang-16") is None or shutil.which("ld.lld-16") is None,
+                                reason="clang-16 and lld-16 (Debian clang-16 lld-16) are not installed: RVV code "
+                                       "cannot be compiled here")
+
+
+def daily(isa: str) -> object:
+    """rvv in the daily loop, rvv256 with the slow tests."""
+    return pytest.param(isa, marks=() if isa == "rvv" else pytest.mark.slow)
+
+
+def skip_unless_runs(isa: str) -> None:
+    why = why_not_here(isa)
+    if why:
+        pytest.skip(why)
+
+
+def test_registry() -> None:
+    for name, lanes, vlen in (("rvv", 4, 128), ("rvv256", 8, 256)):
+        assert name in ISAS and ISAS[name][2] == lanes
+        isa = get_isa(name)
+        assert isa.lanes == lanes and isa.arch == "riscv64"
+        assert isa.cc[:3] == ["clang-16", "--target=riscv64-linux-gnu", "-march=rv64gcv"]
+        assert f"-riscv-v-vector-bits-min={vlen}" in isa.cflags
+        assert isa.run_prefix[:3] == ["qemu-riscv64", "-cpu", f"rv64,v=true,vlen={vlen}"]
+        assert isa.preprocessor[0] == "riscv64-linux-gnu-gcc"
+        assert not isa.errno_hidden("sin") and get_isa("neon").errno_hidden("sin")
+
+
+def test_clang_makes_rvv_instructions(tmp_path: Path) -> None:
+    """The output is RVV code, not scalar code: vector compares into a mask, a masked merge for the select,
+    a vector float-to-int conversion."""
+    _, isa, res = expand_source(tmp_path, "f", "int f(float x) {\n    float y = x;\n    if (x > 1.0f)\n"
+                                "        y = x * 2.0f;\n    return (int)y;\n}\n", "rvv")
+    c = tmp_path / "f_out.c"
+    c.write_text(res.text)
+    asm = subprocess.run([*isa.cc, "-O2", *isa.cflags, "-S", str(c), "-o", "-"], capture_output=True, text=True,
+                         check=True).stdout
+    for insn in ("vmfgt.v", "vmerge.v", "vfcvt.rtz.x.f.v"):
+        assert insn in asm, insn
+
+
+@pytest.mark.parametrize("k", [pytest.param(k, marks=() if k in ("f32", "i64", "u8") else pytest.mark.slow)
+                               for k in KINDS])
+@pytest.mark.parametrize("isa", ["rvv", pytest.param("rvv256", marks=pytest.mark.slow)])
+def test_op_by_op(isa: str, k: str, tmp_path: Path) -> None:
+    """Every table operation on kind ``k``, bit for bit against scalar C."""
+    skip_unless_runs(isa)
+    run_isa_kind(get_isa(isa), k, tmp_path)
+
+
+CORPUS = {f.name: f for f in corpus() + loop_kernels()}
+
+
+@pytest.mark.parametrize("isa", [daily(i) for i in RVV])
+@pytest.mark.parametrize("fn", ["floorf", "logf", pytest.param("powf", marks=pytest.mark.slow), "gcd",
+                                pytest.param("mandelbrot", marks=pytest.mark.slow), "two_exits"])
+def test_corpus(fn: str, isa: str) -> None:
+    """Corpus functions (branches, table reads) and loop kernels verify bit for bit."""
+    skip_unless_runs(isa)
+    ok, cell = check(CORPUS[fn], isa)
+    assert ok and cell.endswith(" ok"), cell
+
+
+@pytest.mark.parametrize("boscc", ["all", "off"])
+def test_boscc_guards(boscc: str, tmp_path: Path, monkeypatch) -> None:
+    """A region under a condition, with and without its all-lanes-off guard: both verify."""
+    text = ("float g(float x) {\n    float r = x;\n    if (x > 100.0f) {\n        r = x * x;\n"
+            "        r = r - 3.0f * x;\n    }\n    return r;\n}\n")
+    real = driver.expand_module
+    monkeypatch.setattr(expand_case, "expand_module", lambda *a, **k: real(*a, **{**k, "boscc": boscc}))
+    _, _, res = expand_source(tmp_path, "g", text, "rvv")
+    assert ("_exp_mask_any" in res.text) == (boscc == "all")
+    check_source(tmp_path, "g", text, "rvv")
+
+
+def test_conversions_of_nan_inf_and_out_of_range(tmp_path: Path) -> None:
+    """float -> int32/uint32/int64/uint64 and double -> int32/uint32 on every edge input (NaN, +-inf,
+    beyond the range): the vector conversion saturates as the scalar fcvt does (NaN gives the largest
+    value). (Each conversion is a function's result: out of range, a conversion is undefined in C, and
+    Clang's scalar code of ``a + (int64_t)b`` with ``b = (uint32_t)x`` widens before it converts, which
+    gives other bits than the saturated uint32_t; verify reports those as mismatches.)"""
+    skip_unless_runs("rvv")
+    check_source(tmp_path, "c", "#include <stdint.h>\n"
+                 "int32_t c_i32(float x) {\n    return (int32_t)x;\n}\n"
+                 "uint32_t c_u32(float x) {\n    return (uint32_t)x;\n}\n"
+                 "int64_t c_i64(float x) {\n    return (int64_t)x;\n}\n"
+                 "uint64_t c_u64(float x) {\n    return (uint64_t)x;\n}\n"
+                 "int32_t d_i32(double d) {\n    return (int32_t)d;\n}\n"
+                 "uint32_t d_u32(double d) {\n    return (uint32_t)d;\n}\n", "rvv")
+
+
+def test_clang_keeps_a_dead_sin_and_its_errno() -> None:
+    """GCC drops a dead call of sin (it takes sin to leave errno alone) and so does expand for GCC's
+    tables; Clang keeps it, with glibc's EDOM for an infinity: the rvv output keeps the call."""
+    skip_unless_runs("rvv")
+    path = ROOT / "tests" / "fuzz_regressions" / "errno_dead_sin.c"
+    out = check_file(path, "rvv", n_random=500)
+    assert out.kind == "ok", out.summary
+    assert "_exp_sin_errno" not in out.details
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("isa", RVV)
+def test_fuzz_regressions(isa: str) -> None:
+    """Every program the fuzzer ever found a bug with verifies on RVV too."""
+    skip_unless_runs(isa)
+    bad = []
+    for path in sorted((ROOT / "tests" / "fuzz_regressions").glob("*.c")):
+        if path.name.startswith("fuzz_log"):
+            continue
+        out = check_file(path, isa, n_random=500)
+        if out.kind not in ("ok", "not-run"):
+            bad.append(f"{path.name}: {out.kind}: {out.summary}")
+    assert not bad, "\n".join(bad)
