@@ -327,6 +327,16 @@ class Isa:
         """Expression statement storing ``v`` to ``*ptr`` (``ptr`` is a ``mtype(k) *``)."""
         return self.storeu(k, f"({ptr})->v", v)
 
+    def masked_store(self, k: str, ptr: str, v: str, m: str) -> str:
+        """Expression statement storing the lanes of ``v`` that are on in mask ``m`` to ``*ptr`` (a
+        ``mtype(k) *``, a name), keeping the other lanes' values. Here: load, select, store (tables with
+        predicated stores write only the lanes that are on)."""
+        return self.store(k, ptr, self.select(k, m, v, self.load(k, ptr)))
+
+    def masked_storeu(self, k: str, ptr: str, v: str, m: str) -> str:
+        """``masked_store`` to ``lanes`` scalars of kind ``k`` at ``ptr`` (a name or ``&a[c]``)."""
+        return self.storeu(k, ptr, self.select(k, m, v, self.loadu(k, ptr)))
+
     def _mask_loadu(self, ptr: str) -> str:
         """The mask whose lane i is on iff ``ptr[i]`` (an ``int32_t`` 0 or -1) is nonzero."""
         return self.loadu(self.mask_kind, ptr)

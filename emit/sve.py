@@ -155,6 +155,23 @@ class Sve(RegIsa):
         st = _NARROW[k][1] if self.is_narrow(k) else "svst1"
         return f"{st}_{self._sfx(k)}({self._pg(k)}, {ptr}, {v})"
 
+    def masked_storeu(self, k: str, ptr: str, v: str, m: str) -> str:
+        """``svst1`` (``svst1b``/``svst1h`` for the narrow kinds) under the mask: lanes that are off are
+        not written."""
+        st = f"{_NARROW[k][1] if self.is_narrow(k) else 'svst1'}_{self._sfx(k)}"
+        if self.nregs(k) == 1:
+            return f"{st}({m}, {ptr}, {v})"
+        rl = self.reg_lanes(k)
+        body = "".join(f"    {st}({self._mask_part('m', k, j)}, {f'p + {j * rl}' if j else 'p'}, v.v[{j}]);\n"
+                       for j in range(self.nregs(k)))
+        name = self._func(f"_exp_masked_storeu_{k}", "void",
+                          [f"{scalar_ctype(k)} *p", f"{self.vtype(k)} v", f"{self.mask_type()} m"], body)
+        return f"{name}({ptr}, {v}, {m})"
+
+    def masked_store(self, k: str, ptr: str, v: str, m: str) -> str:
+        at = f"({ptr})->v" if self.is_narrow(k) else f"({scalar_ctype(k)} *)({ptr})"
+        return self.masked_storeu(k, at, v, m)
+
     def _mask_loadu(self, ptr: str) -> str:
         def reg(p: str) -> str:
             return f"svcmpne_n_s32(svptrue_b32(), svld1_s32(svptrue_b32(), {p}), 0)"
@@ -251,7 +268,7 @@ class Sve(RegIsa):
         if op in SVARITH:
             return self._map(name, k, lambda x, y: self._fix(k, f"{SVARITH[op]}_{sfx}_x({pg}, {x}, {y})"), a, b)
         rt = self.regtype(k)  # %: a - (a / b) * b
-        rem = self._ret_func(f"_exp_rem_{sfx}", rt, [f"{rt} a", f"{rt} b"],
+        rem = self._ret_func(f"_exp_svrem_{sfx}", rt, [f"{rt} a", f"{rt} b"],
                              f"svmls_{sfx}_x({pg}, a, svdiv_{sfx}_x({pg}, a, b), b)")
         return self._map(name, k, lambda x, y: self._fix(k, f"{rem}({x}, {y})"), a, b)
 
