@@ -24,6 +24,9 @@ TABLES: dict[str, tuple[str, str, int, str]] = {
     "generic": ("emit.generic", "Generic", 4, "any GCC/Clang target (vector_size extensions)"),
 }
 
+#: ``--sve-bits`` with ``--isa sve``: the SVE table of that vector length
+SVE_BITS: dict[int, str] = {128: "sve128", 256: "sve", 512: "sve512"}
+
 
 def available() -> dict[str, tuple[str, str, int, str]]:
     """The tables whose modules exist in this checkout."""
