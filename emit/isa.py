@@ -191,6 +191,8 @@ class Isa:
     HEADERS: ClassVar[tuple[str, ...]] = ()
     CC: ClassVar[tuple[str, ...]] = ("gcc",)
     RUN_PREFIX: ClassVar[tuple[str, ...]] = ()
+    #: Whether the fuzzer may precompile the harness's headers (GCC 12 crashes on arm_sve.h from a PCH).
+    precompiled_headers: ClassVar[bool] = True
     #: The CPU flags (as /proc/cpuinfo names them) native code of this table needs (emit/host.py).
     CPU_FEATURES: ClassVar[tuple[str, ...]] = ()
     mask_kind: str = "i32"
