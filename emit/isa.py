@@ -195,6 +195,8 @@ class Isa:
     #: The lowest version of the emulator (``RUN_PREFIX[0] --version``) that runs this table's code
     #: right, with why (emit/host.py): () = any.
     RUN_MIN_VERSION: ClassVar[tuple[tuple[int, ...], str] | tuple[()]] = ()
+    #: Whether the fuzzer may precompile the harness's headers (GCC 12 crashes on arm_sve.h from a PCH).
+    precompiled_headers: ClassVar[bool] = True
     #: The CPU flags (as /proc/cpuinfo names them) native code of this table needs (emit/host.py).
     CPU_FEATURES: ClassVar[tuple[str, ...]] = ()
     mask_kind: str = "i32"
@@ -336,6 +338,16 @@ class Isa:
     def store(self, k: str, ptr: str, v: str) -> str:
         """Expression statement storing ``v`` to ``*ptr`` (``ptr`` is a ``mtype(k) *``)."""
         return self.storeu(k, f"({ptr})->v", v)
+
+    def masked_store(self, k: str, ptr: str, v: str, m: str) -> str:
+        """Expression statement storing the lanes of ``v`` that are on in mask ``m`` to ``*ptr`` (a
+        ``mtype(k) *``, a name), keeping the other lanes' values. Here: load, select, store (tables with
+        predicated stores write only the lanes that are on)."""
+        return self.store(k, ptr, self.select(k, m, v, self.load(k, ptr)))
+
+    def masked_storeu(self, k: str, ptr: str, v: str, m: str) -> str:
+        """``masked_store`` to ``lanes`` scalars of kind ``k`` at ``ptr`` (a name or ``&a[c]``)."""
+        return self.storeu(k, ptr, self.select(k, m, v, self.loadu(k, ptr)))
 
     def _mask_loadu(self, ptr: str) -> str:
         """The mask whose lane i is on iff ``ptr[i]`` (an ``int32_t`` 0 or -1) is nonzero."""

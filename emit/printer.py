@@ -749,9 +749,7 @@ class FunctionPrinter:
             p = tgt.operand.sym.name
             k = self.k(tgt.type)
             v = self.vec(s.value)
-            if m is not None:
-                v = isa.select(k, m.name, v, isa.load(k, p))
-            self.lines.append(f"{ind}{isa.store(k, p, v)};")
+            self.lines.append(f"{ind}{isa.store(k, p, v) if m is None else isa.masked_store(k, p, v, m.name)};")
             return
         if isinstance(tgt, Index) and isinstance(tgt.base, Var) and is_local_array(tgt.base.sym):
             if self.lane_array(tgt.base.sym):
@@ -857,8 +855,7 @@ class FunctionPrinter:
                     r = self.fresh("row")
                     self.lines.append(f"{ind}{scalar_ctype(k)} *{r} = {row};")
                     row = r
-                v = isa.select(k, m.name, v, isa.loadu(k, row))
-            self.lines.append(f"{ind}{isa.storeu(k, row, v)};")
+            self.lines.append(f"{ind}{isa.storeu(k, row, v) if m is None else isa.masked_storeu(k, row, v, m.name)};")
             return
         n = isa.lanes
         arr = tgt.base.sym.name

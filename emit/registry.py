@@ -18,12 +18,18 @@ TABLES: dict[str, tuple[str, str, int, str]] = {
     "neon": ("emit.neon", "Neon", 4, "AArch64 Advanced SIMD; verified with aarch64-linux-gnu-gcc + qemu-aarch64"),
     "altivec": ("emit.altivec", "Altivec", 4,
                 "POWER8+ AltiVec/VSX (ppc64le); verified with powerpc64le-linux-gnu-gcc + qemu-ppc64le"),
+    "sve128": ("emit.sve", "Sve128", 4, "Arm SVE, 128-bit vectors; verified with aarch64-linux-gnu-gcc + qemu-aarch64"),
+    "sve": ("emit.sve", "Sve", 8, "Arm SVE, 256-bit vectors; verified with aarch64-linux-gnu-gcc + qemu-aarch64"),
+    "sve512": ("emit.sve", "Sve512", 16, "Arm SVE, 512-bit vectors; verified with aarch64 gcc + qemu-aarch64"),
     "generic": ("emit.generic", "Generic", 4, "any GCC/Clang target (vector_size extensions)"),
     "rvv": ("emit.rvv", "Rvv", 4, "RISC-V V, VLEN >= 128 (generic C compiled by clang-16 for riscv64); verified "
             "with clang-16 + lld-16 + qemu-riscv64 vlen=128"),
     "rvv256": ("emit.rvv", "Rvv256", 8, "RISC-V V, VLEN >= 256 (generic C compiled by clang-16 for riscv64); "
                "verified with clang-16 + lld-16 + qemu-riscv64 vlen=256"),
 }
+
+#: ``--sve-bits`` with ``--isa sve``: the SVE table of that vector length
+SVE_BITS: dict[int, str] = {128: "sve128", 256: "sve", 512: "sve512"}
 
 
 def available() -> dict[str, tuple[str, str, int, str]]:

@@ -69,6 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lanes", type=int, metavar="N",
                    help="lanes per call (a multiple of the ISA's natural width: 4 on 128-bit ISAs, 8 on AVX2, "
                         "16 on AVX-512)")
+    p.add_argument("--sve-bits", type=int, choices=(128, 256, 512), metavar="128|256|512",
+                   help="with --isa sve: the SVE vector length the code is fixed to (default 256; the same as "
+                        "--isa sve128, sve, sve512)")
     p.add_argument("--list-isas", action="store_true", help="list the ISAs with their lane counts and needs")
     p.add_argument("--functions", action="append", metavar="NAME,...",
                    help="functions to expand (default: every function with external linkage in the file)")
@@ -360,6 +363,7 @@ def expand_input(args: argparse.Namespace, path: str, data: bytes, dots: list[st
     """Check the options and expand ``data`` (the input, read from ``path``) as they say: (Result, isa,
     VectorMath), or an exit status after the diagnostic."""
     from emit import get_isa
+    from emit.registry import SVE_BITS
     from expand.driver import expand_module
     from frontends.clang_frontend import read_file_any
 
@@ -368,6 +372,11 @@ def expand_input(args: argparse.Namespace, path: str, data: bytes, dots: list[st
         print(not_text, file=sys.stderr)
         return EXIT_DIAG
     text = data.decode("utf-8")
+    if args.sve_bits is not None:
+        if args.isa not in SVE_BITS.values():
+            print(f"expand: error: --sve-bits goes with --isa sve, not --isa {args.isa}", file=sys.stderr)
+            return EXIT_USAGE
+        args.isa = SVE_BITS[args.sve_bits]
     try:
         isa = get_isa(args.isa, args.lanes)
     except ValueError as exc:

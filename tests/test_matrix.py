@@ -10,7 +10,8 @@ from mathlib.matrix import table
 
 
 def test_every_isa_is_in_the_matrix() -> None:
-    assert set(ISAS) == {"sse2", "sse4.1", "avx2", "avx512", "neon", "altivec", "generic"}
+    assert set(ISAS) == {"sse2", "sse4.1", "avx2", "avx512", "neon", "altivec", "generic", "sve128", "sve",
+                          "sve512", "rvv", "rvv256"}
 
 
 @pytest.mark.slow
