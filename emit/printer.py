@@ -1080,10 +1080,11 @@ class FunctionPrinter:
             return False
         if f.provider == "expand" and f.masked and self.errno_watched(f.name):
             return self.vector_math_errno(call, target, m, blend, kinds, rk)
-        mark = len(self.lines)
+        mark, named = len(self.lines), dict(self.named)
         text = vm.call(self.isa, call.func, rk, kinds, [self.vec(a) for a in call.args], m.name if m else None)
-        if text is None:  # (the arguments' lines go too: the call per lane prints them again)
-            del self.lines[mark:]
+        if text is None:  # (the arguments' lines go too: the call per lane prints them again, and declares
+            del self.lines[mark:]  # again the variables they named: fuzz program generic 20261126-800)
+            self.named = named
             return False
         if m is not None and blend:
             text = self.isa.select(rk, m.name, text, target.sym.name)
