@@ -822,7 +822,10 @@ class RegIsa(Isa):
         fn = masked if use_mask else name
         params = [self.regtype(k) for k in arg_ks]
         if use_mask:
-            params.insert(0, type(self)().mask_type())
+            natural = type(self)()
+            params.insert(0, natural.mask_type())
+            for n, text in natural._needs.items():  # (its typedef before the declaration: SVE's _Exp_sv_bool)
+                self.need(n, text)
         self.need("_exp_extern_note", LIBM_NOTE)
         self.need(f"_exp_extern_{fn}", f"extern {self.regtype(ret_k)} {fn}({', '.join(params)});\n")
         gangs = [self.gang_arg(k, a) for k, a in zip(arg_ks, args)]

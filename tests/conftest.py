@@ -1,6 +1,7 @@
 """What the test run ran with: the resolved versions of the parsers and compilers, the CPU, and which
 ISAs this host runs (emit/host.py), printed at the top of every pytest run (without -q) and by
-``python3 tests/conftest.py`` (which tests/setup-and-run.sh runs first)."""
+``python3 tests/conftest.py`` (which tests/setup-and-run.sh runs first); and which ISAs the tests that
+run a case on every ISA leave to the ISA's own module (WIDTH_VARIANTS)."""
 
 from __future__ import annotations
 
@@ -50,3 +51,23 @@ def pytest_report_header(config) -> list[str]:
 
 if __name__ == "__main__":
     print("\n".join(environment()))
+
+
+#: Tables that are another vector length of a table the suite runs everywhere (sve: 256 bits, rvv: VLEN
+#: 128): their own modules and the corpus matrix run them; the tests that run a case on every ISA leave
+#: them to those (each would add a qemu run per case and ISA: about 190 cases each).
+WIDTH_VARIANTS = {"sve128": "sve", "sve512": "sve", "rvv256": "rvv"}
+#: The modules that do run the width variants
+WIDTH_MODULES = {"test_sve.py", "test_rvv.py", "test_matrix.py"}
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Deselect the cases of WIDTH_VARIANTS outside WIDTH_MODULES (pytest reports them as deselected)."""
+    keep, drop = [], []
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        variant = any(isinstance(v, str) and v in WIDTH_VARIANTS for v in params.values())
+        (drop if variant and item.path.name not in WIDTH_MODULES else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep

@@ -17,7 +17,7 @@ from expand.driver import expand_module
 from frontends.pycparser_frontend import read_file
 
 #: how each ISA table spells a blend (select)
-BLENDS = r"blendv|_exp_blend|_exp_select|vbslq|vec_sel|mask_blend|mask_mov"
+BLENDS = r"blendv|_exp_blend|_exp_select|vbslq|vec_sel|mask_blend|mask_mov|svsel"
 CROSS = ("neon", "altivec")  # verified under qemu: fewer random inputs
 
 EXAMPLE = """#pragma omp declare simd uniform(n)
