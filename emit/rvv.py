@@ -26,6 +26,8 @@ tests/setup-and-run.sh installs Debian 13's static qemu-riscv64 (10.0) in /usr/l
 
 from __future__ import annotations
 
+from expand.ir.types import CLANG_MARK
+
 from .generic import Generic
 
 #: Clang for riscv64 Linux with the V extension (the cross GCC's sysroot and libraries, found by Clang
@@ -45,8 +47,10 @@ class Rvv(Generic):
     #: -Wno-psabi as generic's (Clang accepts it); -Wno-unused-function: Clang, unlike GCC, warns about a
     #: ``static inline`` helper of the main file nothing calls; -Wno-unsupported-floating-point-opt: Clang
     #: takes -frounding-math (glibc's libm flags, mathlib/source_tree.py) as round-to-nearest on riscv64,
-    #: and says so; the vector length Clang may assume
-    CFLAGS = ("-Wno-psabi", "-Wno-unused-function", "-Wno-unsupported-floating-point-opt", "-mllvm",
+    #: and says so; -fwrapv: signed overflow is undefined, and Clang's scalar code (the reference --verify
+    #: compiles with these flags) makes use of it where GCC 12's does not in practice (``x = x * 3`` in a
+    #: loop, tests/test_real_c_statements.py), while the vector code wraps; the vector length Clang may assume
+    CFLAGS = ("-Wno-psabi", "-Wno-unused-function", "-Wno-unsupported-floating-point-opt", "-fwrapv", "-mllvm",
               f"-riscv-v-vector-bits-min={vlen}")
     RUN_PREFIX = ("qemu-riscv64", "-cpu", f"rv64,v=true,vlen={vlen}", "-L", "/usr/riscv64-linux-gnu")
     RUN_MIN_VERSION = ((8, 1), "qemu before 8.1 aborts on the vector float-to-int conversions Clang makes "
@@ -58,8 +62,9 @@ class Rvv(Generic):
         """The target's GCC preprocesses for the frontends, as on every other table (both frontends read
         ``gcc -E``'s text, frontends/clang_frontend.py): Clang's own, which reports GCC 4.2, takes glibc's
         branch for compilers before GCC 7 and declares ``typedef long double _Float128``, which the
-        frontends' ``-D_Float128=long double`` cannot read."""
-        return ["riscv64-linux-gnu-gcc", "-march=rv64gcv", "-O2"]
+        frontends' ``-D_Float128=long double`` cannot read. ``CLANG_MARK`` tells the frontends that Clang
+        compiles the code (its builtins' values: expand/ir/types.py Target.clang_builtins)."""
+        return ["riscv64-linux-gnu-gcc", "-march=rv64gcv", "-O2", f"-D{CLANG_MARK}"]
 
     def errno_hidden(self, func: str) -> bool:
         """Clang takes every libm call that may set errno to set it (none is hidden)."""
@@ -72,6 +77,6 @@ class Rvv256(Rvv):
     name = "rvv256"
     default_lanes = 8
     vlen = 256
-    CFLAGS = ("-Wno-psabi", "-Wno-unused-function", "-Wno-unsupported-floating-point-opt", "-mllvm",
+    CFLAGS = ("-Wno-psabi", "-Wno-unused-function", "-Wno-unsupported-floating-point-opt", "-fwrapv", "-mllvm",
               f"-riscv-v-vector-bits-min={vlen}")
     RUN_PREFIX = ("qemu-riscv64", "-cpu", f"rv64,v=true,vlen={vlen}", "-L", "/usr/riscv64-linux-gnu")

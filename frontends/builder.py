@@ -785,9 +785,11 @@ class Builder(ABC):
         if name == "__builtin_expect":
             return args[0]
         if name in builtins.GCC_BUILTIN_FUNCTIONS and not getattr(self.globals.get(name), "defined_here", False):
-            name = builtins.GCC_BUILTIN_FUNCTIONS[name]  # (GCC's builtin, not the library: isinff(-inf) is 1)
+            # (GCC's builtin, not the library: isinff(-inf) is 1; Clang's is the library's value, -1)
+            clang_sign = self.target.clang_builtins and name in ("isinff", "isinf")
+            name = "__builtin_isinf_sign" if clang_sign else builtins.GCC_BUILTIN_FUNCTIONS[name]
         if builtins.is_math_builtin(name):
-            return builtins.math_builtin(name, args, co)
+            return builtins.math_builtin(name, args, co, self.target.clang_builtins)
         return None
 
     def call_function(self, co: Coord, name: str, args: list[Expr], local: object = None, whole=None,

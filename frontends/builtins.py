@@ -5,7 +5,8 @@ made of operations every ISA table already has, with the values GCC's own code g
 Classification reads the bits (``BitCast`` to an integer of the float's width): ``isnan``,
 ``isinf`` (GCC's ``__builtin_isinf_sign``: -1, 1 or 0), ``isfinite``, ``isnormal``, ``signbit``
 (``__builtin_signbit`` of a float is its sign bit in place, ``INT_MIN``; of a double, 1: measured with
-GCC 12 on x86-64, AArch64 and ppc64le at -O0 and -O2), ``fpclassify``. The comparison macros are the
+GCC 12 on x86-64, AArch64 and ppc64le at -O0 and -O2; Clang gives 1 for both, for code Clang compiles:
+types.Target.clang_builtins), ``fpclassify``. The comparison macros are the
 comparisons themselves (they differ from ``<`` only in the FP exceptions they raise, which expand
 does not keep). Constants: ``__builtin_inf[f]``, ``__builtin_huge_val[f]``, ``__builtin_nan[f]``,
 ``__builtin_nans[f]`` with a literal payload string. Bit builtins (``__builtin_clz``, ``ctz``,
@@ -134,7 +135,7 @@ def _bits(x: Expr) -> tuple[Expr, T.Int, int]:
     return BitCast(it, x), it, it.bits
 
 
-def classify(name: str, args: list[Expr], co: Coord | None) -> Expr:
+def classify(name: str, args: list[Expr], co: Coord | None, clang: bool = False) -> Expr:
     """A classification builtin on float or double ``args`` (already evaluated, not converted)."""
     want = CLASSIFY[name]
     if len(args) != want:
@@ -169,6 +170,8 @@ def classify(name: str, args: list[Expr], co: Coord | None) -> Expr:
     if name == "__builtin_isnormal":
         return normal
     if name in ("__builtin_signbit", "__builtin_signbitf"):
+        if n == 32 and clang:  # Clang: the sign bit shifted down (1), for a float too
+            return Cast(T.INT, Binary(T.UINT, ">>", BitCast(T.UINT, x), _int(31, T.INT)))
         if n == 32:  # the sign bit in place (INT_MIN), as GCC gives it
             return Binary(T.INT, "&", b, _int(-(1 << 31)))
         return Cast(T.INT, Binary(T.ULONG, ">>", BitCast(T.ULONG, x), _int(63, T.INT)))
@@ -197,14 +200,15 @@ def compare(name: str, args: list[Expr], co: Coord | None) -> Expr:
     return Binary(T.INT, op, x, y)
 
 
-def math_builtin(name: str, args: list[Expr], co: Coord | None) -> Expr:
-    """The IR of a call of builtin ``name`` (``is_math_builtin``) with evaluated ``args``."""
+def math_builtin(name: str, args: list[Expr], co: Coord | None, clang: bool = False) -> Expr:
+    """The IR of a call of builtin ``name`` (``is_math_builtin``) with evaluated ``args`` (``clang``: the
+    values Clang's builtins give, types.Target.clang_builtins)."""
     if name in CONSTANTS:
         if args:
             raise error(co, f"'{name}' takes no arguments")
         return constant(name, co)
     if name in CLASSIFY:
-        return classify(name, args, co)
+        return classify(name, args, co, clang)
     if name in COMPARE:
         return compare(name, args, co)
     if name in BITS:

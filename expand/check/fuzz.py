@@ -104,7 +104,7 @@ FUZZ_ISA_CFLAGS = {"avx512": ("-fno-rerun-cse-after-loop", "-fno-gcse")}
 #: sources without -Werror); the generator makes them -Wextra-clean too (``quiet``), but a program
 #: written by hand or by an older expand-fuzz may not be.
 FUZZ_VECTOR_CFLAGS = ("-Wextra", "-fsyntax-only")
-FUZZ_PROGRAM_CFLAGS = ("-Werror",)
+FUZZ_PROGRAM_CFLAGS = ("-Werror",)  # (for GCC: the generator knows its warnings, not Clang's -Wself-assign ...)
 #: Seconds a program's verification may run (qemu included) before it is a failure.
 FUZZ_RUN_TIMEOUT = 300
 
@@ -2189,7 +2189,8 @@ def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int | 
                      constants=e.constants, n_random=n_random, seed=seed, call_log=True,
                      call_log_loose=loop_sites_of(text), call_log_loose_step=SITE_STEP,
                      nan_bits=False, pch=pch,
-                     cflags=cflags, scalar_cflags=(*FUZZ_SCALAR_CFLAGS.get(isa.name, ()), *FUZZ_PROGRAM_CFLAGS,
+                     cflags=cflags, scalar_cflags=(*FUZZ_SCALAR_CFLAGS.get(isa.name, ()),
+                                                   *(FUZZ_PROGRAM_CFLAGS if gcc else ()),
                                                    *(UBSAN if sanitize else ())),
                      global_vars=[(g.name, g.type) for g in e.globals], timeout=FUZZ_RUN_TIMEOUT,
                      **({"ulp_bound": needs.ulp_bound} if needs.ulp_bound is not None else {}))

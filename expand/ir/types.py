@@ -301,6 +301,10 @@ class Target:
     #: GCC's ``__BYTE_ORDER__``: every target expand emits for (x86-64, AArch64, ppc64le) is little-endian;
     #: local unions and structs are taken as their bytes in that order (expand/passes/records.py refuses big-endian)
     big_endian: bool = False
+    #: The code is compiled by Clang, whose builtins give other values than GCC's where C leaves them open
+    #: (``signbit`` of a float: 1, GCC's INT_MIN): the preprocessor command defines ``CLANG_MARK``
+    #: (emit/rvv.py: the frontends read GCC's ``-E`` text, but Clang compiles the code)
+    clang_builtins: bool = False
 
     @property
     def char(self) -> Int:
@@ -314,6 +318,8 @@ class Target:
 
 
 HOST = Target()
+#: The macro a table's preprocessor command defines when its code is compiled by Clang (Target.clang_builtins)
+CLANG_MARK = "__EXPAND_COMPILED_BY_CLANG__"
 
 
 class TargetError(Exception):
@@ -346,7 +352,8 @@ def _probe(argv: tuple[str, ...]) -> Target:
     return Target(char_signed="__CHAR_UNSIGNED__" not in macros, wchar=int_macro("__WCHAR_TYPE__", INT),
                   char16=int_macro("__CHAR16_TYPE__", USHORT), char32=int_macro("__CHAR32_TYPE__", UINT),
                   triple=m.stdout.strip() if m.returncode == 0 else "",
-                  big_endian=macros.get("__BYTE_ORDER__") == "__ORDER_BIG_ENDIAN__")
+                  big_endian=macros.get("__BYTE_ORDER__") == "__ORDER_BIG_ENDIAN__",
+                  clang_builtins=CLANG_MARK in macros or "__clang__" in macros)
 
 
 def target_cc(cc: str | Sequence[str] = "gcc", char_signed: bool | None = None) -> list[str]:
