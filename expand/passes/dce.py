@@ -67,6 +67,10 @@ def _live_before(stmts: list[Stmt], live: frozenset[Symbol], exit_live: frozense
     loop, where a ``BreakIf`` goes); adds to ``drop`` the ids of the statements that can go (or, for a
     call whose value is dead, lose their target)."""
     for s in reversed(stmts):
+        if isinstance(s, Assign) and isinstance(s.target, Var) and isinstance(s.value, Var) \
+                and s.value.sym is s.target.sym:  # x = x (Clang's -Wall: -Wself-assign on the output)
+            drop.add(id(s))
+            continue
         if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym not in live:
             if not isinstance(s.value, Call) or effect_free(s.value):
                 drop.add(id(s))
