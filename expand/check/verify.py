@@ -1380,8 +1380,15 @@ def _ub_probe(inputs: list[str], isa: IsaLike, wd: Path, base: list[str], scalar
 def _scalar_flags(base: list[str]) -> list[str]:
     """The flags for the scalar sources: without -Werror (the user's code), and without -fopenmp-simd,
     with which GCC would make vector clones of a function declared '#pragma omp declare simd', under
-    the names the vector file's --abi entry points have (the pragma is then an unknown one)."""
-    return [f for f in base if f not in ("-Werror", "-fopenmp-simd")] + ["-Wno-unknown-pragmas"]
+    the names the vector file's --abi entry points have (the pragma is then an unknown one). GCC's also
+    get -fno-tree-builtin-call-dce: at -O2 GCC calls a libm function whose value is dead only when its
+    argument overflows (``if (y > 38.5f) exp10f(y)``), so the reference lost the ERANGE of an underflow
+    the vector code's call keeps (expand-fuzz 20261127-48); with it the reference makes the call as C's
+    abstract machine does, and errno is the library's."""
+    out = [f for f in base if f not in ("-Werror", "-fopenmp-simd")] + ["-Wno-unknown-pragmas"]
+    if "clang" not in Path(base[0]).name:
+        out.append("-fno-tree-builtin-call-dce")
+    return out
 
 
 def _dedupe_paths(ps: Iterable[Path]) -> list[Path]:
