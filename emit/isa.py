@@ -195,6 +195,9 @@ class Isa:
     #: The lowest version of the emulator (``RUN_PREFIX[0] --version``) that runs this table's code
     #: right, with why (emit/host.py): () = any.
     RUN_MIN_VERSION: ClassVar[tuple[tuple[int, ...], str] | tuple[()]] = ()
+    #: What a user of this table must know before trusting its output without --verify (printed as a
+    #: warning by every expand run for it; None: nothing)
+    caveat: ClassVar[str | None] = None
     #: Whether the fuzzer may precompile the harness's headers (GCC 12 crashes on arm_sve.h from a PCH).
     precompiled_headers: ClassVar[bool] = True
     #: The CPU flags (as /proc/cpuinfo names them) native code of this table needs (emit/host.py).

@@ -382,6 +382,8 @@ def expand_input(args: argparse.Namespace, path: str, data: bytes, dots: list[st
     except ValueError as exc:
         print(f"expand: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    if isa.caveat:
+        print(f"expand: warning: --isa {isa.name}: {isa.caveat}", file=sys.stderr)
     if args.abi and not isa.abi_letter:
         print(f"expand: error: --abi: GCC 12 has no vector function ABI for {args.isa} (only x86 sse2/sse4.1/"
               "avx2/avx512 and AArch64 neon); use --wrapper array", file=sys.stderr)
