@@ -179,8 +179,17 @@ def never_negative(e: Expr, defs: Defs | None = None, seen: frozenset[Symbol] = 
     if isinstance(e, Cast):
         src = T.strip_spelling(e.operand.type)
         return _nonneg_int(e.operand, defs, seen) if isinstance(src, T.Int) else nn(e.operand)
-    if isinstance(e, BitCast):  # fabs: the sign bit cleared
-        return _nonneg_int(e.operand, defs, seen)
+    if isinstance(e, BitCast):  # the float of an integer's bits: its sign bit clear (fabs: masked off)
+        op, src = e.operand, T.strip_spelling(e.operand.type)
+        if not isinstance(src, T.Int):
+            return False
+        if isinstance(op, Binary) and op.op == "&" and any(
+                isinstance(c, Const) and isinstance(c.value, int) and 0 <= c.value < 1 << (src.bits - 1)
+                for c in (op.left, op.right)):
+            return True
+        # (an unsigned integer is never negative, but its top bit is the float's sign: sqrt of the double
+        # of -(uint64_t)z's bits is sqrt(-inf), EDOM; expand-fuzz 20261127-489 lost it)
+        return src.signed and _nonneg_int(op, defs, seen)
     if isinstance(e, Binary) and e.op == "*" and _same(e.left, e.right):
         return True
     if isinstance(e, Binary) and e.op in ("+", "*", "/"):
