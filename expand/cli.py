@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import dataclasses
 import io
+import os
 import re
 import shlex
 import sys
@@ -17,6 +18,10 @@ from expand.ir.diagnostics import ExpandError, nesting_error, not_c_text
 from expand.outputs import OutputError, check_paths, write_file, write_stdout
 
 EXIT_OK, EXIT_DIAG, EXIT_USAGE = 0, 1, 2
+
+
+#: Set (to anything): no table caveat on stderr (tests/conftest.py sets it: the tests compare stderr)
+QUIET_CAVEATS = "EXPAND_QUIET_CAVEATS"
 
 
 def _split(values: list[str] | None) -> list[str]:
@@ -382,7 +387,7 @@ def expand_input(args: argparse.Namespace, path: str, data: bytes, dots: list[st
     except ValueError as exc:
         print(f"expand: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    if isa.caveat:
+    if isa.caveat and not os.environ.get(QUIET_CAVEATS):
         print(f"expand: warning: --isa {isa.name}: {isa.caveat}", file=sys.stderr)
     if args.abi and not isa.abi_letter:
         print(f"expand: error: --abi: GCC 12 has no vector function ABI for {args.isa} (only x86 sse2/sse4.1/"

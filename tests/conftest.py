@@ -12,6 +12,10 @@ import subprocess
 
 from emit import ISAS, cpu_model, why_not_here
 from emit.host import HIDE_VAR
+from expand.cli import QUIET_CAVEATS
+
+# The tests compare what expand prints on stderr: no table caveat there (tests/test_rvv.py checks it)
+os.environ[QUIET_CAVEATS] = "1"
 
 
 def _pkg(name: str) -> str:

@@ -144,3 +144,14 @@ def test_fuzz_regressions(isa: str) -> None:
         if out.kind not in ("ok", "not-run"):
             bad.append(f"{path.name}: {out.kind}: {out.summary}")
     assert not bad, "\n".join(bad)
+
+
+def test_every_run_says_rvv_is_not_yet_trusted(tmp_path: Path, monkeypatch, capsys) -> None:
+    from expand.cli import QUIET_CAVEATS, main
+    monkeypatch.delenv(QUIET_CAVEATS, raising=False)
+    src = tmp_path / "f.c"
+    src.write_text("float f(float x) {\n    return x * 2.0f;\n}\n")
+    assert main([str(src), "--isa", "rvv", "-o", str(tmp_path / "o.c")]) == 0
+    assert "expand: warning: --isa rvv: new and not yet trusted" in capsys.readouterr().err
+    assert main([str(src), "--isa", "sse2", "-o", str(tmp_path / "o2.c")]) == 0
+    assert "warning" not in capsys.readouterr().err
