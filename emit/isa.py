@@ -107,6 +107,16 @@ def is_int_literal(text: str) -> bool:
     return _INT_LITERAL.fullmatch(text) is not None
 
 
+def literal_value(text: str) -> int:
+    """The value of a plain C integer literal (``is_int_literal``)."""
+    s = text.strip().rstrip("uUlL")
+    if s[:2] in ("0x", "0X"):
+        return int(s, 16)
+    if len(s) > 1 and s[0] == "0":
+        return int(s, 8)
+    return int(s)
+
+
 def _wide_utype(k: str) -> str:
     """The unsigned C type in which C does wrapping arithmetic of kind ``k`` without overflow."""
     return "uint64_t" if kind_bits(k) == 64 else "uint32_t"
@@ -250,11 +260,17 @@ class Isa:
     def __repr__(self) -> str:
         return f"{type(self).__name__}(lanes={self.lanes})"
 
+    @property
+    def clang(self) -> bool:
+        """The table's code is compiled by Clang (``cc``), not GCC: its flags and libm semantics differ."""
+        return "clang" in self.cc[0].rsplit("/", 1)[-1]
+
     def errno_hidden(self, func: str) -> bool:
         """The compiler of this table's code (``cc``) takes a call of libm function ``func`` to set no
         errno, though the library may: GCC's list (expand/ir/libc.py errno_hidden). It drops such a
-        call whose value is dead, and folds a read of errno after it."""
-        return errno_hidden(func)
+        call whose value is dead, and folds a read of errno after it. Clang takes every libm call
+        that may set errno to set it (with -fmath-errno, the Linux default): none is hidden."""
+        return not self.clang and errno_hidden(func)
 
     @property
     def preprocessor(self) -> list[str]:
@@ -695,6 +711,16 @@ class RegIsa(Isa):
     """
 
     reg_bits: int = 128
+
+    def _scalar(self, k: str, text: str) -> str:
+        """``text`` as a lane value of integer kind ``k`` (cast unless a literal already in range)."""
+        if is_float(k):
+            return text
+        if is_int_literal(text):
+            lo = -(1 << (kind_bits(k) - 1)) if is_signed(k) else 0
+            if lo <= literal_value(text) < lo + (1 << kind_bits(k)):
+                return text.strip()
+        return f"({scalar_ctype(k)})({text})"
 
     def regtype(self, k: str) -> str:
         """C type of one register of kind ``k``."""

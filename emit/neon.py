@@ -43,6 +43,7 @@ from .isa import (
     is_int_literal,
     is_signed,
     kind_bits,
+    literal_value,
     scalar_ctype,
 )
 
@@ -58,16 +59,6 @@ VMATH = {"sqrt": "vsqrtq", "floor": "vrndmq", "ceil": "vrndpq", "trunc": "vrndq"
 def _whole(p: str, _j: int) -> str:
     """An ``Arg.part`` handing the whole parameter to ``fn`` (which picks its registers itself)."""
     return p
-
-
-def literal_value(text: str) -> int:
-    """The value of a plain C integer literal (``is_int_literal``)."""
-    s = text.strip().rstrip("uUlL")
-    if s[:2] in ("0x", "0X"):
-        return int(s, 16)
-    if len(s) > 1 and s[0] == "0":
-        return int(s, 8)
-    return int(s)
 
 
 def _reinterpret(src_sfx: str, dst_sfx: str, x: str) -> str:
@@ -230,16 +221,6 @@ class Neon(RegIsa):
         if is_signed(k):
             return f"vshrq_n_s32(vshlq_n_s32({e}, {32 - b}), {32 - b})"
         return f"vandq_u32({e}, vdupq_n_u32({(1 << b) - 1:#x}))"
-
-    def _scalar(self, k: str, text: str) -> str:
-        """``text`` as a lane value of integer kind ``k`` (cast unless a literal already in range)."""
-        if is_float(k):
-            return text
-        if is_int_literal(text):
-            lo = -(1 << (kind_bits(k) - 1)) if is_signed(k) else 0
-            if lo <= literal_value(text) < lo + (1 << kind_bits(k)):
-                return text.strip()
-        return f"({scalar_ctype(k)})({text})"
 
     # ------------------------------------------------------------------ gang construction
     def splat(self, k: str, scalar: str) -> str:

@@ -16,7 +16,7 @@ is a minimum), and ``--verify`` runs it under qemu with exactly that VLEN.
 The frontends read the source as riscv64-linux-gnu-gcc preprocesses it (``preprocessor``), as on
 every table; the scalar reference is compiled by the same Clang as the output: unlike GCC, Clang
 takes ``sin`` and the other libm functions to set errno (with -fmath-errno, the Linux default):
-``errno_hidden`` is False for every function here (emit/isa.py), so a dead call of ``sin`` stays, as
+``errno_hidden`` is False for every function under Clang (emit/isa.py), so a dead call of ``sin`` stays, as
 Clang keeps it in the scalar code.
 
 Debian 12's qemu-user (7.2) aborts on ``vfcvt.rtz.x.f.v`` (every float-to-int conversion Clang
@@ -69,10 +69,6 @@ class Rvv(Generic):
         frontends' ``-D_Float128=long double`` cannot read. ``CLANG_MARK`` tells the frontends that Clang
         compiles the code (its builtins' values: expand/ir/types.py Target.clang_builtins)."""
         return ["riscv64-linux-gnu-gcc", "-march=rv64gcv", "-O2", f"-D{CLANG_MARK}"]
-
-    def errno_hidden(self, func: str) -> bool:
-        """Clang takes every libm call that may set errno to set it (none is hidden)."""
-        return False
 
 
 class Rvv256(Rvv):

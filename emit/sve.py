@@ -45,9 +45,10 @@ from .isa import (
     is_int_literal,
     is_signed,
     kind_bits,
+    literal_value,
     scalar_ctype,
 )
-from .neon import NO_REE, literal_value
+from .neon import NO_REE
 
 SVCMP = {"==": "svcmpeq", "!=": "svcmpne", "<": "svcmplt", "<=": "svcmple", ">": "svcmpgt", ">=": "svcmpge"}
 SVBIT = {"&": "svand", "|": "svorr", "^": "sveor"}
@@ -218,16 +219,6 @@ class Sve(RegIsa):
         if not self.is_narrow(k):
             return e
         return f"svext{'b' if kind_bits(k) == 8 else 'h'}_{self._sfx(k)}_x(svptrue_b32(), {e})"
-
-    def _scalar(self, k: str, text: str) -> str:
-        """``text`` as a lane value of integer kind ``k`` (cast unless a literal already in range)."""
-        if is_float(k):
-            return text
-        if is_int_literal(text):
-            lo = -(1 << (kind_bits(k) - 1)) if is_signed(k) else 0
-            if lo <= literal_value(text) < lo + (1 << kind_bits(k)):
-                return text.strip()
-        return f"({scalar_ctype(k)})({text})"
 
     # ------------------------------------------------------------------ gang construction
     def splat(self, k: str, scalar: str) -> str:

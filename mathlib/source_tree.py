@@ -291,7 +291,7 @@ def glibc_flags(version_dir: Path, isa) -> Flags:
     incs += [version_dir, version_dir / "libio", version_dir / "math"]
     modules, symbols = build / "libc-modules.h", version_dir / "include/libc-symbols.h"
     # (Clang has no -frounding-math on riscv64: it rejects it, and rounds to nearest as its code runs)
-    rounding = [] if any(w.startswith("clang") for w in isa.cc[:1]) and arch == "riscv64" else ["-frounding-math"]
+    rounding = [] if isa.clang and arch == "riscv64" else ["-frounding-math"]
     return Flags(include_dirs=[str(d) for d in incs], defines=["_LIBC_REENTRANT", "MODULE_NAME=libm"],
                  cflags=["-std=gnu11", "-fgnu89-inline", *rounding, "-fno-math-errno",
                          "-include", str(modules), "-include", str(symbols)],

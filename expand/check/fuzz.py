@@ -2164,7 +2164,7 @@ def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int | 
             log_obj = _log_object(isa, cache_dir or wd)
         except subprocess.CalledProcessError as exc:
             return Outcome("scalar-build", "fuzz_log.c does not compile", exc.stderr, time.monotonic() - t0)
-        gcc = not any("clang" in Path(w).name for w in isa.cc[:1])
+        gcc = not isa.clang
         cflags = (FUZZ_CFLAGS if gcc else ()) + FUZZ_ISA_CFLAGS.get(isa.name, ())
         try:
             needs = vm.link(isa, build=ensure)

@@ -94,6 +94,7 @@ class IsaLike(Protocol):
     cflags: list[str]
     cc: list[str]
     run_prefix: list[str]
+    clang: bool
 
     def vtype(self, k: str) -> str: ...
 
@@ -1182,7 +1183,7 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
         # The generated code is held to -Wall -Werror, not the user's headers it includes (as system
         # headers: no warnings from them), nor the user's own sources (compiled without -Werror).
         sys_cpp = [f"-isystem{d}" for d in [*include_dirs, *src_dirs]] + macros
-        scalar_base = _scalar_flags(base)
+        scalar_base = _scalar_flags(base, isa.clang)
         objs: list[str] = []
         try:
             for n, src in enumerate([*scalar_sources, *link_files]):
@@ -1357,7 +1358,7 @@ def _ub_probe(inputs: list[str], isa: IsaLike, wd: Path, base: list[str], scalar
                 objs.append(str(src))
                 continue
             obj = wd / f"ub{n}_{src.stem}.o"
-            _run(_scalar_flags(base) + scalar_cflags + cpp + [UBSAN, "-c", str(src), "-o", str(obj)],
+            _run(_scalar_flags(base, isa.clang) + scalar_cflags + cpp + [UBSAN, "-c", str(src), "-o", str(obj)],
                  f"compiling {src} with -fsanitize=undefined", wd, COMPILE_TIMEOUT)
             objs.append(str(obj))
         exe = wd / "harness_ub"
@@ -1377,7 +1378,7 @@ def _ub_probe(inputs: list[str], isa: IsaLike, wd: Path, base: list[str], scalar
     return out
 
 
-def _scalar_flags(base: list[str]) -> list[str]:
+def _scalar_flags(base: list[str], clang: bool) -> list[str]:
     """The flags for the scalar sources: without -Werror (the user's code), and without -fopenmp-simd,
     with which GCC would make vector clones of a function declared '#pragma omp declare simd', under
     the names the vector file's --abi entry points have (the pragma is then an unknown one). GCC's also
@@ -1386,7 +1387,7 @@ def _scalar_flags(base: list[str]) -> list[str]:
     the vector code's call keeps (expand-fuzz 20261127-48); with it the reference makes the call as C's
     abstract machine does, and errno is the library's."""
     out = [f for f in base if f not in ("-Werror", "-fopenmp-simd")] + ["-Wno-unknown-pragmas"]
-    if "clang" not in Path(base[0]).name:
+    if not clang:
         out.append("-fno-tree-builtin-call-dce")
     return out
 
