@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
+from expand.ir.cprint import literal_value
 from expand.ir.libc import errno_hidden
 from expand.ir.nodes import MATH_OPS
 from expand.ir.types import CType, Float, Int
@@ -105,16 +106,6 @@ def uint_kind(k: str) -> str:
 def is_int_literal(text: str) -> bool:
     """True when ``text`` is a plain non-negative C integer literal (usable as an immediate)."""
     return _INT_LITERAL.fullmatch(text) is not None
-
-
-def literal_value(text: str) -> int:
-    """The value of a plain C integer literal (``is_int_literal``)."""
-    s = text.strip().rstrip("uUlL")
-    if s[:2] in ("0x", "0X"):
-        return int(s, 16)
-    if len(s) > 1 and s[0] == "0":
-        return int(s, 8)
-    return int(s)
 
 
 def _wide_utype(k: str) -> str:
@@ -716,10 +707,10 @@ class RegIsa(Isa):
         """``text`` as a lane value of integer kind ``k`` (cast unless a literal already in range)."""
         if is_float(k):
             return text
-        if is_int_literal(text):
-            lo = -(1 << (kind_bits(k) - 1)) if is_signed(k) else 0
-            if lo <= literal_value(text) < lo + (1 << kind_bits(k)):
-                return text.strip()
+        v = literal_value(text.strip())
+        lo = -(1 << (kind_bits(k) - 1)) if is_signed(k) else 0
+        if v is not None and lo <= v < lo + (1 << kind_bits(k)):
+            return text.strip()
         return f"({scalar_ctype(k)})({text})"
 
     def regtype(self, k: str) -> str:

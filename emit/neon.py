@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from expand.ir.cprint import literal_value
+
 from .isa import (
     CMPOPS,
     OPNAMES,
@@ -40,10 +42,8 @@ from .isa import (
     check_binop,
     check_math,
     is_float,
-    is_int_literal,
     is_signed,
     kind_bits,
-    literal_value,
     scalar_ctype,
 )
 
@@ -310,8 +310,8 @@ class Neon(RegIsa):
         def done(e: str) -> str:
             return self._fix(k, e) if op == "<<" else e
 
-        if n_uniform and is_int_literal(n) and literal_value(n) < w:
-            c = literal_value(n)
+        c = literal_value(n.strip()) if n_uniform else None
+        if c is not None and c < w:
             if c == 0:
                 return a
             intr = "vshlq_n" if op == "<<" else "vshrq_n"

@@ -33,6 +33,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
+from expand.ir.cprint import literal_value
+
 from .isa import (
     CMPOPS,
     OPNAMES,
@@ -42,10 +44,8 @@ from .isa import (
     check_binop,
     check_math,
     is_float,
-    is_int_literal,
     is_signed,
     kind_bits,
-    literal_value,
     scalar_ctype,
 )
 from .neon import NO_REE
@@ -276,8 +276,8 @@ class Sve(RegIsa):
         def done(e: str) -> str:
             return self._fix(k, e) if op == "<<" else e
 
-        if n_uniform and is_int_literal(n) and literal_value(n) < w:
-            c = literal_value(n)
+        c = literal_value(n.strip()) if n_uniform else None
+        if c is not None and c < w:
             if c == 0:
                 return a
             return self._map(f"_exp_{OPNAMES[op]}{c}_{k}", k, lambda x: done(f"{intr}_n_{sfx}_x({pg}, {x}, {c})"), a)

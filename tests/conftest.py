@@ -66,11 +66,12 @@ WIDTH_MODULES = {"test_sve.py", "test_rvv.py"}
 #: run): every BOSCC mode of every corpus function and loop kernel on every ISA (the default mode runs on
 #: every ISA in test_matrix.py, and the modes' own tests in test_boscc.py), and the two vector-math modes
 #: of the kernel suite on the new ISAs (their corpus matrix runs in the README's run).
+FIXED_WIDTH = {"sse2", "sse4.1", "avx2", "avx512", "neon", "altivec", "generic"}  # (the tables before SVE and RVV)
 DEEP_CASES = {
     "test_every_function_every_isa_verifies": {"avx2", "neon"},
     "test_loop_corpus_verifies_in_every_boscc_mode": {"avx2", "neon"},
-    "test_kernel_verifies_per_lane_libm": {"sse2", "sse4.1", "avx2", "avx512", "neon", "altivec", "generic"},
-    "test_kernel_verifies_with_vector_libm": {"sse2", "sse4.1", "avx2", "avx512", "neon", "altivec", "generic"},
+    "test_kernel_verifies_per_lane_libm": FIXED_WIDTH,
+    "test_kernel_verifies_with_vector_libm": FIXED_WIDTH,
 }
 #: The marker expression word that selects the deep run: python3 -m pytest -m deep -n 2
 DEEP = "deep"
