@@ -103,11 +103,7 @@ FUZZ_ISA_CFLAGS = {"avx512": ("-fno-rerun-cse-after-loop", "-fno-gcse")}
 #: is held to -Wall -Werror). The program itself compiles with -Wall -Werror (verify compiles scalar
 #: sources without -Werror); the generator makes them -Wextra-clean too (``quiet``), but a program
 #: written by hand or by an older expand-fuzz may not be.
-# -Wno-type-limits: since dce finds more values uniform (ec3ea39), uniform scalar code can keep a
-# comparison GCC sees as always false ('(int64_t)(unsigned char)n < (int64_t)(uint64_t)(int8_t)-128',
-# CI programs 20240601-29 and -180 on sse2): an open output-quality gap (issue 20's -Wextra line), not
-# a wrong value; the fold should drop such comparisons and this flag then go.
-FUZZ_VECTOR_CFLAGS = ("-Wextra", "-Wno-type-limits", "-fsyntax-only")
+FUZZ_VECTOR_CFLAGS = ("-Wextra", "-fsyntax-only")
 FUZZ_PROGRAM_CFLAGS = ("-Werror",)  # (for GCC: the generator knows its warnings, not Clang's -Wself-assign ...)
 #: Seconds a program's verification may run (qemu included) before it is a failure.
 FUZZ_RUN_TIMEOUT = 300
