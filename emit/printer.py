@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+import struct
 from collections.abc import Callable
 from pathlib import Path
 
@@ -184,6 +185,88 @@ def _divisor_tested(n: Expr) -> Expr:
     return n
 
 
+#: What tests say of values: the C text of a value -> (lower bound, strict, upper bound, strict).
+_Facts = dict[str, tuple[float, bool, float, bool]]
+
+
+def _range_facts(c: Expr, facts: _Facts) -> _Facts:
+    """``facts`` and what the test ``c`` says when true: its comparisons with constants, joined by ``&&``
+    (the range checks of C code that converts only what fits: ``x > -1.0f && x < 256.0f``)."""
+    out = dict(facts)
+    todo = [c]
+    while todo:
+        t = todo.pop()
+        if isinstance(t, Binary) and t.op == "&&":
+            todo += [t.left, t.right]
+            continue
+        if not (isinstance(t, Binary) and t.op in ("<", "<=", ">", ">=")):
+            continue
+        x, k, op = t.left, _constant(t.right), t.op
+        if k is None:
+            x, k, op = t.right, _constant(t.left), {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
+        if k is None or any(isinstance(n, Call) for n in x.walk()):  # (a call may not give the same value again)
+            continue
+        names = [cexpr(x)]
+        if isinstance(x, Cast) and x.type.is_float() and x.operand.type.is_float():
+            names.append(cexpr(x.operand))  # ((double)f: the float's value)
+        for name in names:
+            lo, lo_s, hi, hi_s = out.get(name, (-math.inf, False, math.inf, False))
+            if op in (">", ">=") and (k, op == ">") > (lo, lo_s):
+                lo, lo_s = k, op == ">"
+            if op in ("<", "<=") and (-k, op == "<") > (-hi, hi_s):
+                hi, hi_s = k, op == "<"
+            out[name] = (lo, lo_s, hi, hi_s)
+    return out
+
+
+def _constant(x: Expr) -> float | None:
+    """The finite value of constant ``x`` (a literal, negated or converted: ``-0.5``, ``(double)0``), else None."""
+    if isinstance(x, Unary) and x.op == "-":
+        v = _constant(x.operand)
+        return None if v is None else -v
+    if isinstance(x, Cast) and x.type.is_arith():
+        v = _constant(x.operand)
+        if v is None or not x.type.is_float():
+            return None
+        return struct.unpack("f", struct.pack("f", v))[0] if x.type.bits == 32 and abs(v) < 3e38 else float(v)
+    if isinstance(x, Const) and isinstance(x.value, (int, float)) and math.isfinite(x.value):
+        return x.value
+    return None
+
+
+def _fits(t: T.Int, x: Expr, facts: _Facts) -> bool:
+    """Floating value ``x`` is known to convert to ``t`` in range: a constant that does, a ``?:`` of such,
+    or a value the tests around it bound (``x > -1.0f && x < 256.0f ? (uint8_t)x : 0``)."""
+    v = _constant(x)
+    if v is not None:
+        return t.min - 1 < v < t.max + 1
+    if isinstance(x, Cond):
+        return _fits(t, x.then, _range_facts(x.cond, facts)) and _fits(t, x.els, facts)
+    if cexpr(x) not in facts:
+        return False
+    lo, lo_s, hi, hi_s = facts[cexpr(x)]
+    return (lo > t.min - 1 or lo == t.min - 1 and lo_s) and (hi < t.max + 1 or hi == t.max + 1 and hi_s)
+
+
+def may_overflow_conversion(e: Expr, facts: _Facts | None = None) -> bool:
+    """``e`` converts a floating value to an integer type where it may be out of range (undefined in C), the
+    tests of its ``?:`` and ``&&`` taken into account. Where the scalar code converted only under a test no
+    lane passes, the vector code must not convert it either, not even a uniform value: Clang makes poison of an
+    out-of-range conversion and folds what uses it into anything (expand-fuzz rvv 20261127-108: ``(int)
+    200561141380.8`` under a false ``if``; u5 got -1 in lanes the ``if`` left alone; the sse2 output,
+    compiled by Clang, too)."""
+    facts = {} if facts is None else facts
+    if isinstance(e, Cast) and e.operand.type.is_float() and isinstance(e.type, T.Int) and not e.type.is_bool \
+            and not _fits(e.type, e.operand, facts):
+        return True
+    if isinstance(e, Cond):
+        return may_overflow_conversion(e.cond, facts) or may_overflow_conversion(e.then, _range_facts(e.cond, facts)) \
+            or may_overflow_conversion(e.els, facts)
+    if isinstance(e, Binary) and e.op == "&&":
+        return may_overflow_conversion(e.left, facts) or may_overflow_conversion(e.right, _range_facts(e.left, facts))
+    return any(may_overflow_conversion(c, facts) for c in e.children())
+
+
 def whole_array(e: Expr) -> bool:
     """``e`` is an array object of known length: a variable or a member of one (``perm``,
     ``__logf_data.tab``), so an index of an element read from it lies in [0, length)."""
@@ -291,17 +374,19 @@ class FunctionPrinter:
 
     # ------------------------------------------------------------------ expressions
     def scalar(self, e: Expr) -> str:
-        """A uniform expression as scalar C. Under a partial mask, a uniform integer division or
-        memory read (a table at a uniform index that may be out of bounds when no lane reads it: a
-        scalar loop counter past its end) runs only if some lane is on (if one is, the scalar code did
-        the same); under the entry mask of a masked variant (some lane is on) reads need no test."""
+        """A uniform expression as scalar C. Under a partial mask, a uniform integer division, memory
+        read (a table at a uniform index that may be out of bounds when no lane reads it: a scalar loop
+        counter past its end) or conversion of a floating value to an integer (``may_overflow_conversion``)
+        runs only if some lane is on (if one is, the scalar code did the same); under the entry mask of a
+        masked variant (some lane is on) reads and conversions need no test."""
         m = self.cur_mask
         if m is None:
             return cexpr(e)
         any_on = self.isa.mask_any(m.name)
         text = cexpr(map_expr(e, _divisor_tested), lambda s: any_on if s is _ANY_ON else s.name)
         if any(isinstance(n, Binary) and n.op in ("/", "%") and n.type.is_int()
-               or m is not self.entry and may_fault_read(n) for n in e.walk()):
+               or m is not self.entry and may_fault_read(n) for n in e.walk()) \
+                or m is not self.entry and may_overflow_conversion(e):
             return f"({any_on} ? {text} : 0)"
         return text
 

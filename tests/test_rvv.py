@@ -16,6 +16,7 @@ from pathlib import Path
 
 import expand_case
 import pytest
+from daily import isas_once_daily
 from expand_case import check_source, expand_source
 from isa_check import run_isa_kind
 
@@ -119,6 +120,66 @@ def test_conversions_of_nan_inf_and_out_of_range(tmp_path: Path) -> None:
                  "uint64_t c_u64(float x) {\n    return (uint64_t)x;\n}\n"
                  "int32_t d_i32(double d) {\n    return (int32_t)d;\n}\n"
                  "uint32_t d_u32(double d) {\n    return (uint32_t)d;\n}\n", "rvv")
+
+
+#: Programs whose output converted a float out of range in lanes (or under a test) the scalar code did not
+#: convert in: undefined in C, and Clang made poison of it (expand-fuzz rvv 20261127-43, -108).
+POISON = ("rvv_convert_out_of_range_unused_lanes.c", "rvv_uniform_convert_under_false_if.c")
+REGRESSIONS = ROOT / "tests" / "fuzz_regressions"
+
+
+@pytest.mark.parametrize("name", POISON)
+def test_no_conversion_out_of_range_where_the_scalar_code_converts_none(name: str) -> None:
+    """The vector conversion (emit/generic.py ``_float_to_int``) converts only in-range lanes, and a uniform
+    conversion under a partial mask runs only when some lane is on (emit/printer.py): before, Clang 16 at -O1
+    folded both functions into ``ret poison`` and every input mismatched (while -O0 verified)."""
+    skip_unless_runs("rvv")
+    out = check_file(REGRESSIONS / name, "rvv", n_random=500)
+    assert out.kind == "ok", f"{out.kind}: {out.summary}\n{out.details[:3000]}"
+
+
+@pytest.mark.parametrize("guarded, expr", [(True, "(int)d"), (False, "(int)(d > -1.0 && d < 100.0 ? d : 0)"),
+                                            (False, "(int)(d > 2.0 ? 3.5 : -0.5)")])
+def test_uniform_conversion_under_a_mask_runs_when_some_lane_is_on(guarded: bool, expr: str, tmp_path: Path) -> None:
+    """A uniform conversion under a partial mask runs only if some lane is on, unless it is known to be in range
+    (a constant, or under the range test of its own ``?:``); either way the output verifies."""
+    text = (f"int f(int x, double d) {{\n    int r = x;\n    if (x > 5)\n        r = x + {expr};\n"
+            "    return r;\n}\n")
+    _, _, res = expand_source(tmp_path, "u", text, "rvv", uniform=["d"])
+    assert ("_exp_mask_any(m_x_gt_5)" in res.text) == guarded, res.text
+    skip_unless_runs("rvv")
+    check_source(tmp_path, "u", text, "rvv", uniform=["d"])
+
+
+@pytest.mark.parametrize("isa", ["generic", "sse2", "sse4.1", "avx2"])
+@pytest.mark.parametrize("name", POISON)
+def test_no_conversion_out_of_range_with_clang_for_this_host(name: str, isa: str, monkeypatch) -> None:
+    """Not an RVV bug: the same outputs for this host's ISAs, compiled by clang-16 instead of GCC, gave garbage
+    too (generic: both programs; sse2: the uniform one; GCC gives the hardware's value and the select drops it)."""
+    import emit
+    from emit.rvv import Rvv
+
+    real = emit.get_isa
+
+    def by_clang(name: str, lanes: int | None = None):
+        table = real(name, lanes)
+        if why_not_here(table):
+            pytest.skip(why_not_here(table))
+        table.cc = ["clang-16"]  # (and Clang's warning flags, as on RVV)
+        table.cflags = [*table.cflags, *(f for f in Rvv.CFLAGS if f.startswith("-W") or f == "-fwrapv")]
+        return table
+
+    monkeypatch.setattr(emit, "get_isa", by_clang)
+    out = check_file(REGRESSIONS / name, isa, n_random=500)
+    assert out.kind == "ok", f"{out.kind}: {out.summary}\n{out.details[:3000]}"
+
+
+@pytest.mark.parametrize("isa", isas_once_daily("test_no_conversion_out_of_range_on_every_isa", list(ISAS)))
+def test_no_conversion_out_of_range_on_every_isa(isa: str) -> None:
+    """Both programs verify on every table, as each is compiled here (the printer's test runs on all)."""
+    for name in POISON:
+        out = check_file(REGRESSIONS / name, isa, n_random=500)
+        assert out.kind in ("ok", "not-run"), f"{name}: {out.kind}: {out.summary}\n{out.details[:3000]}"
 
 
 def test_clang_keeps_a_dead_sin_and_its_errno() -> None:
