@@ -58,20 +58,46 @@ if __name__ == "__main__":
 
 
 #: Tables that are another vector length of a table the suite runs everywhere (sve: 256 bits, rvv: VLEN
-#: 128): their own modules and the corpus matrix run them; the tests that run a case on every ISA leave
-#: them to those (each would add a qemu run per case and ISA: about 190 cases each).
+#: 128): their own modules run them; the tests that run a case on every ISA leave them to the deep run.
 WIDTH_VARIANTS = {"sve128": "sve", "sve512": "sve", "rvv256": "rvv"}
-#: The modules that do run the width variants
-WIDTH_MODULES = {"test_sve.py", "test_rvv.py", "test_matrix.py"}
+#: The modules that run the width variants in the README's run
+WIDTH_MODULES = {"test_sve.py", "test_rvv.py"}
+#: Cross products whose other ISAs only the deep run takes (test function -> the ISAs of the README's
+#: run): every BOSCC mode of every corpus function and loop kernel on every ISA (the default mode runs on
+#: every ISA in test_matrix.py, and the modes' own tests in test_boscc.py), and the two vector-math modes
+#: of the kernel suite on the new ISAs (their corpus matrix runs in the README's run).
+DEEP_CASES = {
+    "test_every_function_every_isa_verifies": {"avx2", "neon"},
+    "test_loop_corpus_verifies_in_every_boscc_mode": {"avx2", "neon"},
+    "test_kernel_verifies_per_lane_libm": {"sse2", "sse4.1", "avx2", "avx512", "neon", "altivec", "generic"},
+    "test_kernel_verifies_with_vector_libm": {"sse2", "sse4.1", "avx2", "avx512", "neon", "altivec", "generic"},
+}
+#: The marker expression word that selects the deep run: python3 -m pytest -m deep -n 2
+DEEP = "deep"
+
+
+def deep_case(item) -> bool:
+    """Whether ``item`` is left to the deep run: a width variant outside WIDTH_MODULES, or another ISA of
+    a DEEP_CASES cross product."""
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    isas = [v for v in params.values() if isinstance(v, str) and v in ISAS]
+    if any(v in WIDTH_VARIANTS for v in isas) and item.path.name not in WIDTH_MODULES:
+        return True
+    keep = DEEP_CASES.get(getattr(item, "originalname", item.name))
+    return keep is not None and any(v not in keep for v in isas)
 
 
 def pytest_collection_modifyitems(config, items) -> None:
-    """Deselect the cases of WIDTH_VARIANTS outside WIDTH_MODULES (pytest reports them as deselected)."""
+    """Mark the deep run's cases ``deep`` (``deep_case``); without ``-m deep`` (any marker expression naming
+    it) they are deselected (pytest reports them as deselected), with it only they run."""
+    deep = DEEP in (config.getoption("markexpr") or "")
     keep, drop = [], []
     for item in items:
-        params = getattr(getattr(item, "callspec", None), "params", {})
-        variant = any(isinstance(v, str) and v in WIDTH_VARIANTS for v in params.values())
-        (drop if variant and item.path.name not in WIDTH_MODULES else keep).append(item)
+        if deep_case(item):
+            item.add_marker(DEEP)
+            (keep if deep else drop).append(item)
+        else:
+            keep.append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep

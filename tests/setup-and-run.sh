@@ -32,5 +32,6 @@ if ! qemu-riscv64 --version 2>/dev/null | grep -qE "version ([89]|[1-9][0-9])\."
 fi
 python3 -m pip install -q -e '.[test]' 2>/dev/null || python3 -m pip install -q --break-system-packages -e '.[test]'
 python3 tests/conftest.py  # the versions, the CPU and the ISAs this run can run
-# every test, the slow ones included (the daily loop while working: python3 -m pytest -m "not slow" -n 2)
+# every test, the slow ones included, but the deep cross products (tests/conftest.py: python3 -m pytest -m deep -n 2);
+# the daily loop while working: python3 -m pytest -m "not slow" -n 2
 python3 -m pytest -q -n 2 --durations=25 "$@"
