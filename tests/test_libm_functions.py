@@ -92,7 +92,12 @@ def check(lib: Path, isa_name: str, name: str, n_random: int) -> None:
                     f"[{isa.arch}/{isa_name}][{name}]")
     meta = json.loads(meta_path.read_text())
     vname = vecmath.expandm_symbol(name, isa)
-    decl = "".join(f"#include {h}\n" for h in isa.headers) + (
+    out = isa.emission()  # (the types and the load/store helpers the harness calls, as expand's outputs have them)
+    for k in {meta["ret"], *(k for _, _, k in meta["params"])} - {"void"}:
+        out.vtype(k.rstrip("*"))
+        out.loadu(k.rstrip("*"), "p")
+        out.storeu(k.rstrip("*"), "p", "v")
+    decl = "".join(f"#include {h}\n" for h in ["<stdint.h>", *isa.headers]) + out.prelude() + (
         f"extern {libm.entry_type(isa, meta['ret'])} {vname}"
         f"({', '.join(libm.entry_type(isa, k) for _, _, k in meta['params'])});\n")
     kw = libm.reference(lib, isa.arch, libm.sources()[name])
