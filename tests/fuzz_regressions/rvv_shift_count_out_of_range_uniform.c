@@ -1,5 +1,5 @@
-/* Not found by expand-fuzz (its shift counts were always masked: `x << (n & 31)`); written by hand after
-   the note of bd16ddf.
+/* Written by hand after the note of bd16ddf, not found by expand-fuzz (its shift counts were always
+   masked, `x << (n & 31)`, before it tested them as here).
    expand-fuzz: isa rvv
    expand-fuzz: options uniform=y
 

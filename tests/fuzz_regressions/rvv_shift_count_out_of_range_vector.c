@@ -1,6 +1,6 @@
-/* Not found by expand-fuzz (its shift counts were always masked: `x << (n & 31)`); written by hand after
-   the note of bd16ddf (Clang makes poison of what C leaves undefined, and the vector code computes in
-   lanes the scalar code does not).
+/* Written by hand after the note of bd16ddf (Clang makes poison of what C leaves undefined, and the vector
+   code computes in lanes the scalar code does not), not found by expand-fuzz (its shift counts were
+   always masked, `x << (n & 31)`, before it tested them as here).
    expand-fuzz: isa rvv
 
    Bug: the vector code shifts every lane, inactive ones too, and the generic table printed the shift as
