@@ -281,6 +281,14 @@ class Generic(Isa):
             return self._fix(k, self._from_u(k, f"{self._as_u(k, a)} {op} {cnt}"))
         return f"({_p(a)} >> {_p(n)})"
 
+    def shift_count(self, k: str, n: str, n_uniform: bool) -> str:
+        """The count masked into [0, lane bits) (``n & 31``): a vector shift by the width or more, or by a
+        negative count, is undefined in C, and Clang makes poison of the lane, which the ``and``/``or`` of a
+        select does not stop (``if (x > 100u && n < 32) r = y << n;`` with ``n`` 40: Clang 16 folded the
+        function into ``ret poison``, tests/fuzz_regressions/rvv_shift_count_out_of_range_*.c). The same value
+        wherever the scalar code's shift was defined (vector ``& int`` broadcasts the int)."""
+        return f"({_p(n)} & {kind_bits(self._tag(k)) - 1})"
+
     def unop(self, op: str, k: str, a: str) -> str:
         if op not in ("-", "~") or (op == "~" and is_float(k)):
             raise ValueError(f"unary {op!r} on {k}")

@@ -7,6 +7,7 @@ comment with the scalar source line it came from.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import struct
@@ -267,6 +268,58 @@ def may_overflow_conversion(e: Expr, facts: _Facts | None = None) -> bool:
     return any(may_overflow_conversion(c, facts) for c in e.children())
 
 
+def shift_width(e: Binary) -> int:
+    """The width C shifts ``e`` (a ``<<`` or ``>>``) in: its promoted type's (narrow lanes shift as int)."""
+    return max(32, e.type.bits)
+
+
+def count_in_range(n: Expr, bits: int, facts: _Facts | None = None) -> bool:
+    """Shift count ``n`` is known to lie in [0, ``bits``): a constant, a mask (``n & 31``), a remainder, a
+    ``?:`` of such, or a value the tests around it bound (``n >= 0 && n < 32 ? x << n : 0``)."""
+    facts = {} if facts is None else facts
+    top = index_bound(n)
+    if top is not None:
+        return top < bits
+    if isinstance(n, Cond):
+        return count_in_range(n.then, bits, _range_facts(n.cond, facts)) and count_in_range(n.els, bits, facts)
+    if cexpr(n) not in facts or not isinstance(n.type, T.Int):
+        return False
+    lo, lo_s, hi, hi_s = facts[cexpr(n)]  # (of an integer: n > -1 is n >= 0, n <= 31 is n < 32)
+    return (lo > -1 or lo == -1 and lo_s or not n.type.signed) and (hi < bits or hi == bits and hi_s)
+
+
+def shift_counts_masked(e: Expr, facts: _Facts | None = None) -> Expr:
+    """``e`` with the count of each shift not known to be in range (``count_in_range``, the tests of its ``?:``
+    and ``&&`` taken into account) masked into it: ``y << (n & 31)``, the same value wherever the scalar
+    code's shift was defined. For uniform C that runs where the scalar code may not have (under a mask no lane
+    may be on, or in the arm of a varying ``?:``): a shift by the width or more, or by a negative count, is
+    undefined in C, and Clang makes poison of it, which the select dropping the value does not stop (``if (x >
+    100u && n < 32) r = y << n;`` with ``n`` 40: Clang 16 folded the function into ``ret poison``)."""
+    if not any(isinstance(x, Binary) and x.op in ("<<", ">>") for x in e.walk()):
+        return e
+    facts = {} if facts is None else facts
+    if isinstance(e, Cond):
+        then = shift_counts_masked(e.then, _range_facts(e.cond, facts))
+        return Cond(e.type, shift_counts_masked(e.cond, facts), then, shift_counts_masked(e.els, facts))
+    if isinstance(e, Binary):
+        left = shift_counts_masked(e.left, facts)
+        right = shift_counts_masked(e.right, _range_facts(e.left, facts) if e.op == "&&" else facts)
+        if e.op in ("<<", ">>") and isinstance(e.type, T.Int) and not count_in_range(e.right, shift_width(e), facts):
+            t = T.promote(right.type)
+            right = Binary(t, "&", right, Const(t, shift_width(e) - 1, str(shift_width(e) - 1)))
+        return Binary(e.type, e.op, left, right)
+    changed = {}
+    for f in dataclasses.fields(e):
+        v = getattr(e, f.name)
+        if isinstance(v, Expr):
+            changed[f.name] = shift_counts_masked(v, facts)
+        elif isinstance(v, list):
+            changed[f.name] = [shift_counts_masked(x, facts) if isinstance(x, Expr) else
+                               (x[0], shift_counts_masked(x[1], facts)) if isinstance(x, tuple) and len(x) == 2
+                               and isinstance(x[1], Expr) else x for x in v]
+    return dataclasses.replace(e, **changed)
+
+
 def whole_array(e: Expr) -> bool:
     """``e`` is an array object of known length: a variable or a member of one (``perm``,
     ``__logf_data.tab``), so an index of an element read from it lies in [0, length)."""
@@ -320,6 +373,9 @@ class FunctionPrinter:
         self.lines: list[str] = []
         self.indent = "    "
         self.cur_mask: Symbol | None = None
+        # > 0 while printing what the vector code computes in every lane but the scalar code only where a
+        # varying test lets it (the arms of a varying ?:, the right operand of a varying && or ||)
+        self.speculating = 0
         self.tmp_count = 0
         self.extra_decls: list[str] = []
         self.used_names = {s.name for s in lin.fn.locals} | {p.name for p in lin.fn.params}  # (only grows)
@@ -378,8 +434,12 @@ class FunctionPrinter:
         read (a table at a uniform index that may be out of bounds when no lane reads it: a scalar loop
         counter past its end) or conversion of a floating value to an integer (``may_overflow_conversion``)
         runs only if some lane is on (if one is, the scalar code did the same); under the entry mask of a
-        masked variant (some lane is on) reads and conversions need no test."""
+        masked variant (some lane is on) reads and conversions need no test. There, and where the vector code
+        speculates (``speculating``), a shift's count not known in range is masked into it
+        (``shift_counts_masked``: no test needed, the value is the scalar code's wherever that shifted)."""
         m = self.cur_mask
+        if self.speculating or m is not None and m is not self.entry:
+            e = shift_counts_masked(e)
         if m is None:
             return cexpr(e)
         any_on = self.isa.mask_any(m.name)
@@ -389,6 +449,15 @@ class FunctionPrinter:
                 or m is not self.entry and may_overflow_conversion(e):
             return f"({any_on} ? {text} : 0)"
         return text
+
+    def speculated(self, e: Expr, how: Callable[[Expr], str] | None = None) -> str:
+        """``how(e)`` (``scalar`` by default) for a value the vector code computes in every lane where the
+        scalar code computed it only in some (``speculating``)."""
+        self.speculating += 1
+        try:
+            return (how or self.scalar)(e)
+        finally:
+            self.speculating -= 1
 
     def splat_const(self, c: Const, k: str) -> str:
         """A broadcast constant, spelled as in the source where that spelling has the lane's value."""
@@ -429,13 +498,16 @@ class FunctionPrinter:
                 return isa.mask_to_int(self.mask(e)) if k == "i32" else \
                     isa.convert("i32", k, isa.mask_to_int(self.mask(e)))
             if e.op in ("<<", ">>"):
+                # (a count out of range in some lane, inactive or not: the table makes it one it takes)
+                known = count_in_range(e.right, shift_width(e))
                 if not self.sh.varying(e.right):
-                    return isa.shift(e.op, k, self.vec(e.left), self.scalar(e.right), True)
+                    n = self.scalar(e.right)
+                    return isa.shift(e.op, k, self.vec(e.left), n if known else isa.shift_count(k, n, True), True)
                 n = self.vec(e.right)
                 rk = self.k(e.right.type)
                 if rk != k:
                     n = isa.convert(rk, k, n)
-                return isa.shift(e.op, k, self.vec(e.left), n, False)
+                return isa.shift(e.op, k, self.vec(e.left), n if known else isa.shift_count(k, n, False), False)
             r = e.right
             if e.op in ("%", "/") and k[0] == "u" and isinstance(r, Const) and r.value > 0 \
                     and r.value & (r.value - 1) == 0:
@@ -454,7 +526,8 @@ class FunctionPrinter:
                 return self.load(e, k)
             return isa.unop(e.op, k, self.vec(e.operand))
         if isinstance(e, Cond):
-            return isa.select(k, self.mask(e.cond), self.vec(e.then), self.vec(e.els))
+            m = self.mask(e.cond)
+            return isa.select(k, m, self.speculated(e.then, self.vec), self.speculated(e.els, self.vec))
         if isinstance(e, Cast):
             sk = self.k(e.operand.type)
             v = self.vec(e.operand)
@@ -729,15 +802,16 @@ class FunctionPrinter:
         if isinstance(e, Binary) and e.op in ("&&", "||") and not all(self.sh.varying(x) for x in (e.left, e.right)):
             # a uniform operand (a scalar loop counter's test): a scalar test, the varying side only if it matters
             u, v = (e.left, e.right) if not self.sh.varying(e.left) else (e.right, e.left)
+            us = self.speculated(u) if u is e.right else self.scalar(u)  # (tested first: in every lane)
             if e.op == "&&":
-                return f"(({self.scalar(u)}) ? {self.mask(v)} : {isa.mask_const(False)})"
-            return f"(({self.scalar(u)}) ? {isa.mask_const(True)} : {self.mask(v)})"
+                return f"(({us}) ? {self.mask(v)} : {isa.mask_const(False)})"
+            return f"(({us}) ? {isa.mask_const(True)} : {self.mask(v)})"
         if isinstance(e, Binary) and e.op == "&&" and isinstance(e.right, Unary) and e.right.op == "!":
-            return isa.mask_andnot(self.mask(e.left), self.mask(e.right.operand))
+            return isa.mask_andnot(self.mask(e.left), self.speculated(e.right.operand, self.mask))
         if isinstance(e, Binary) and e.op == "&&":
-            return isa.mask_and(self.mask(e.left), self.mask(e.right))
+            return isa.mask_and(self.mask(e.left), self.speculated(e.right, self.mask))
         if isinstance(e, Binary) and e.op == "||":
-            return isa.mask_or(self.mask(e.left), self.mask(e.right))
+            return isa.mask_or(self.mask(e.left), self.speculated(e.right, self.mask))
         if isinstance(e, Unary) and e.op == "!":
             return isa.mask_not(self.mask(e.operand))
         if isinstance(e, Binary) and e.op in CMP:
