@@ -193,8 +193,9 @@ int f(float x, double y, int z)
     int64_t w = (y > -9223372036854775808.0 && y < 9223372036854775808.0) ? (int64_t)y : 0;
     unsigned char c = (x > -1.0f && x < 256.0f) ? (unsigned char)x : 0;
     unsigned v = 0;
-    if (y < 4294967296.0 && y > -1.0)
-        v = (unsigned)(float)y;
+    float fy = (float)y;  /* (tested as a float: y just below 2^32 rounds to 2^32f) */
+    if (fy < 4294967296.0f && fy > -1.0f)
+        v = (unsigned)fy;
     uint64_t q = (y > -1.0 && y < 18446744073709551616.0) ? (uint64_t)y : 0;
     uint64_t p = (x > -1.0f && x < 18446744073709551616.0f) ? (uint64_t)x : 3;
     return r ^ (int)u ^ s ^ (int)w ^ c ^ (int)v ^ (int)q ^ (int)(q >> 32) ^ (int)(p >> 7);
