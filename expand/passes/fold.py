@@ -6,12 +6,14 @@ from expand.ir.nodes import (
     Binary,
     Call,
     Cast,
+    Cond,
     Const,
     Expr,
     Function,
     Index,
     Member,
     Unary,
+    as_type,
     map_expr,
     map_stmt_exprs,
     walk_stmts,
@@ -149,6 +151,10 @@ def fold_range_compare(e: Expr) -> Expr:
 def fold_node(e: Expr) -> Expr:
     """Node ``e`` folded: an integer constant expression as its value, a comparison that its operands'
     bits or ranges decide as 0 or 1 (for ``map_expr``, whose children are folded already)."""
+    if isinstance(e, Cond) and isinstance(e.cond.type, Int):
+        c = fold_int(e.cond)
+        if c is not None:  # (C never evaluates the other arm: '0 ? a << 99 : 0', an inlined helper's constant test)
+            return as_type(e.then if c else e.els, e.type)
     if isinstance(e, (Binary, Unary, Cast)) and isinstance(e.type, Int) and not isinstance(e, Const):
         v = fold_int(e)
         if v is not None:
