@@ -291,10 +291,11 @@ def count_in_range(n: Expr, bits: int, facts: _Facts | None = None) -> bool:
 def shift_counts_masked(e: Expr, facts: _Facts | None = None) -> Expr:
     """``e`` with the count of each shift not known to be in range (``count_in_range``, the tests of its ``?:``
     and ``&&`` taken into account) masked into it: ``y << (n & 31)``, the same value wherever the scalar
-    code's shift was defined. For uniform C that runs where the scalar code may not have (under a mask no lane
-    may be on, or in the arm of a varying ``?:``): a shift by the width or more, or by a negative count, is
-    undefined in C, and Clang makes poison of it, which the select dropping the value does not stop (``if (x >
-    100u && n < 32) r = y << n;`` with ``n`` 40: Clang 16 folded the function into ``ret poison``)."""
+    code's shift was defined (and what x86's and RISC-V's scalar shifts give where it was not). For uniform C
+    that runs where the scalar code may not have (under a mask no lane may be on, in the arm of a varying
+    ``?:``): a shift by the width or more, or by a negative count, is undefined in C, and Clang makes poison
+    of it, which the select dropping the value does not stop (``if (x > 100u && n < 32) r = y << n;`` with
+    ``n`` 40: Clang 16 folded the function into ``ret poison``)."""
     if not any(isinstance(x, Binary) and x.op in ("<<", ">>") for x in e.walk()):
         return e
     facts = {} if facts is None else facts
@@ -373,9 +374,10 @@ class FunctionPrinter:
         self.lines: list[str] = []
         self.indent = "    "
         self.cur_mask: Symbol | None = None
-        # > 0 while printing what the vector code computes in every lane but the scalar code only where a
-        # varying test lets it (the arms of a varying ?:, the right operand of a varying && or ||)
-        self.speculating = 0
+        # While printing what the vector code computes in every lane but the scalar code only where a varying
+        # test lets it (the arms of a varying ?:, the right operand of a varying && or ||): for each such test
+        # around it, what gives the mask of the lanes it lets through (``speculated``, ``arm_mask``)
+        self.arms: list[Callable[[], str]] = []
         self.tmp_count = 0
         self.extra_decls: list[str] = []
         self.used_names = {s.name for s in lin.fn.locals} | {p.name for p in lin.fn.params}  # (only grows)
@@ -435,29 +437,43 @@ class FunctionPrinter:
         counter past its end) or conversion of a floating value to an integer (``may_overflow_conversion``)
         runs only if some lane is on (if one is, the scalar code did the same); under the entry mask of a
         masked variant (some lane is on) reads and conversions need no test. There, and where the vector code
-        speculates (``speculating``), a shift's count not known in range is masked into it
-        (``shift_counts_masked``: no test needed, the value is the scalar code's wherever that shifted)."""
+        speculates (``arms``), a shift's count not known in range is masked into it (``shift_counts_masked``:
+        no test needed, the value is the scalar code's wherever that shifted); where it speculates, such a
+        conversion runs only if some lane takes the arm (``arm_mask``: the mask around it does not say)."""
         m = self.cur_mask
-        if self.speculating or m is not None and m is not self.entry:
+        if self.arms or m is not None and m is not self.entry:
             e = shift_counts_masked(e)
+        arm = self.isa.mask_any(self.arm_mask()) if self.arms and may_overflow_conversion(e) else None
         if m is None:
-            return cexpr(e)
+            return f"({arm} ? {cexpr(e)} : 0)" if arm else cexpr(e)
         any_on = self.isa.mask_any(m.name)
         text = cexpr(map_expr(e, _divisor_tested), lambda s: any_on if s is _ANY_ON else s.name)
         if any(isinstance(n, Binary) and n.op in ("/", "%") and n.type.is_int()
                or m is not self.entry and may_fault_read(n) for n in e.walk()) \
-                or m is not self.entry and may_overflow_conversion(e):
-            return f"({any_on} ? {text} : 0)"
-        return text
+                or m is not self.entry and may_overflow_conversion(e) and not arm:
+            text = f"({any_on} ? {text} : 0)"
+        return f"({arm} ? {text} : 0)" if arm else text
 
-    def speculated(self, e: Expr, how: Callable[[Expr], str] | None = None) -> str:
+    def speculated(self, e: Expr, when: Callable[[], str], how: Callable[[Expr], str] | None = None) -> str:
         """``how(e)`` (``scalar`` by default) for a value the vector code computes in every lane where the
-        scalar code computed it only in some (``speculating``)."""
-        self.speculating += 1
+        scalar code computed it only in the lanes of the mask ``when()`` gives (asked for only if needed)."""
+        self.arms.append(when)
         try:
             return (how or self.scalar)(e)
         finally:
-            self.speculating -= 1
+            self.arms.pop()
+
+    def arm_mask(self) -> str:
+        """A variable (declared before the statement) holding the mask of the lanes in which the scalar code
+        evaluates what is being printed: the current mask and the tests of the arms around it."""
+        arms, whole = self.arms, self.cur_mask.name if self.cur_mask is not None else None
+        try:
+            for i, when in enumerate(arms):
+                self.arms = arms[:i]  # (the test of an arm is printed where the arms around it are)
+                whole = when() if whole is None else self.isa.mask_and(whole, when())
+        finally:
+            self.arms = arms
+        return self.name_once(("arm", whole), self.isa.mask_type(), "arm", whole)
 
     def splat_const(self, c: Const, k: str) -> str:
         """A broadcast constant, spelled as in the source where that spelling has the lane's value."""
@@ -527,7 +543,8 @@ class FunctionPrinter:
             return isa.unop(e.op, k, self.vec(e.operand))
         if isinstance(e, Cond):
             m = self.mask(e.cond)
-            return isa.select(k, m, self.speculated(e.then, self.vec), self.speculated(e.els, self.vec))
+            return isa.select(k, m, self.speculated(e.then, lambda: m, self.vec),
+                              self.speculated(e.els, lambda: isa.mask_not(m), self.vec))
         if isinstance(e, Cast):
             sk = self.k(e.operand.type)
             v = self.vec(e.operand)
@@ -802,16 +819,19 @@ class FunctionPrinter:
         if isinstance(e, Binary) and e.op in ("&&", "||") and not all(self.sh.varying(x) for x in (e.left, e.right)):
             # a uniform operand (a scalar loop counter's test): a scalar test, the varying side only if it matters
             u, v = (e.left, e.right) if not self.sh.varying(e.left) else (e.right, e.left)
-            us = self.speculated(u) if u is e.right else self.scalar(u)  # (tested first: in every lane)
+            if u is e.left:
+                us = self.scalar(u)
+            else:  # (tested first, in every lane: the scalar code tests it where v lets it)
+                us = self.speculated(u, (lambda: self.mask(v)) if e.op == "&&" else lambda: isa.mask_not(self.mask(v)))
             if e.op == "&&":
                 return f"(({us}) ? {self.mask(v)} : {isa.mask_const(False)})"
             return f"(({us}) ? {isa.mask_const(True)} : {self.mask(v)})"
-        if isinstance(e, Binary) and e.op == "&&" and isinstance(e.right, Unary) and e.right.op == "!":
-            return isa.mask_andnot(self.mask(e.left), self.speculated(e.right.operand, self.mask))
-        if isinstance(e, Binary) and e.op == "&&":
-            return isa.mask_and(self.mask(e.left), self.speculated(e.right, self.mask))
-        if isinstance(e, Binary) and e.op == "||":
-            return isa.mask_or(self.mask(e.left), self.speculated(e.right, self.mask))
+        if isinstance(e, Binary) and e.op in ("&&", "||"):  # (the right operand where the left lets it)
+            left = self.mask(e.left)
+            when = (lambda: left) if e.op == "&&" else lambda: isa.mask_not(left)
+            if e.op == "&&" and isinstance(e.right, Unary) and e.right.op == "!":
+                return isa.mask_andnot(left, self.speculated(e.right.operand, when, self.mask))
+            return (isa.mask_and if e.op == "&&" else isa.mask_or)(left, self.speculated(e.right, when, self.mask))
         if isinstance(e, Unary) and e.op == "!":
             return isa.mask_not(self.mask(e.operand))
         if isinstance(e, Binary) and e.op in CMP:

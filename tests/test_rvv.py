@@ -124,16 +124,19 @@ def test_conversions_of_nan_inf_and_out_of_range(tmp_path: Path) -> None:
 
 
 #: Programs whose output converted a float out of range in lanes (or under a test) the scalar code did not
-#: convert in: undefined in C, and Clang made poison of it (expand-fuzz rvv 20261127-43, -108).
-POISON = ("rvv_convert_out_of_range_unused_lanes.c", "rvv_uniform_convert_under_false_if.c")
+#: convert in: undefined in C, and Clang made poison of it (expand-fuzz rvv 20261127-43, -108; the third, in the
+#: arm of a varying ?:, written by hand).
+POISON = ("rvv_convert_out_of_range_unused_lanes.c", "rvv_uniform_convert_under_false_if.c",
+          "rvv_convert_in_select_arm.c")
 REGRESSIONS = ROOT / "tests" / "fuzz_regressions"
 
 
 @pytest.mark.parametrize("name", POISON)
 def test_no_conversion_out_of_range_where_the_scalar_code_converts_none(name: str) -> None:
-    """The vector conversion (emit/generic.py ``_float_to_int``) converts only in-range lanes, and a uniform
-    conversion under a partial mask runs only when some lane is on (emit/printer.py): before, Clang 16 at -O1
-    folded both functions into ``ret poison`` and every input mismatched (while -O0 verified)."""
+    """The vector conversion (emit/generic.py ``_float_to_int``) converts only in-range lanes, a uniform
+    conversion under a partial mask runs only when some lane is on, and one in the arm of a varying ``?:`` only
+    when some lane takes the arm (emit/printer.py): before, Clang 16 at -O1 folded these functions into
+    ``ret poison`` and every input mismatched (while -O0 verified)."""
     skip_unless_runs("rvv")
     out = check_file(REGRESSIONS / name, "rvv", n_random=500)
     assert out.kind == "ok", f"{out.kind}: {out.summary}\n{out.details[:3000]}"
@@ -152,11 +155,25 @@ def test_uniform_conversion_under_a_mask_runs_when_some_lane_is_on(guarded: bool
     check_source(tmp_path, "u", text, "rvv", uniform=["d"])
 
 
+@pytest.mark.parametrize("guarded, arm", [(True, "(int)d"), (False, "(int)(d > -1.0 && d < 100.0 ? d : 0)"),
+                                          (False, "(int)(d > 2.0 ? 3.5 : -0.5)")])
+def test_uniform_conversion_in_a_select_arm_runs_when_some_lane_takes_it(guarded: bool, arm: str,
+                                                                          tmp_path: Path) -> None:
+    """A uniform conversion in the arm of a varying ``?:`` (computed in every lane, under no mask of its own)
+    runs only if some lane takes the arm, unless it is known to be in range (a constant, or under the range
+    test of its own ``?:``); either way the output verifies."""
+    text = f"int f(int x, double d) {{\n    return x > 5 ? x + {arm} : x;\n}}\n"
+    _, _, res = expand_source(tmp_path, "a", text, "rvv", uniform=["d"])
+    assert ("_exp_mask_any(arm) ? " in res.text) == guarded, res.text
+    skip_unless_runs("rvv")
+    check_source(tmp_path, "a", text, "rvv", uniform=["d"])
+
+
 @pytest.mark.parametrize("isa", ["generic", "sse2", "sse4.1", "avx2"])
 @pytest.mark.parametrize("name", POISON)
 def test_no_conversion_out_of_range_with_clang_for_this_host(name: str, isa: str, monkeypatch) -> None:
     """Not an RVV bug: the same outputs for this host's ISAs, compiled by clang-16 instead of GCC, gave garbage
-    too (generic: both programs; sse2: the uniform one; GCC gives the hardware's value and the select drops it)."""
+    too (generic: all three; sse2: the two uniform ones; GCC gives the hardware's value and the select drops it)."""
     compile_with_clang(monkeypatch)
     out = check_file(REGRESSIONS / name, isa, n_random=500)
     assert out.kind == "ok", f"{out.kind}: {out.summary}\n{out.details[:3000]}"
@@ -183,24 +200,25 @@ def compile_with_clang(monkeypatch) -> None:
 
 @pytest.mark.parametrize("isa", isas_once_daily("test_no_conversion_out_of_range_on_every_isa", list(ISAS)))
 def test_no_conversion_out_of_range_on_every_isa(isa: str) -> None:
-    """Both programs verify on every table, as each is compiled here (the printer's test runs on all)."""
+    """The programs verify on every table, as each is compiled here (the printer's tests run on all)."""
     for name in POISON:
         out = check_file(REGRESSIONS / name, isa, n_random=500)
         assert out.kind in ("ok", "not-run"), f"{name}: {out.kind}: {out.summary}\n{out.details[:3000]}"
 
 
 #: Programs shifting by a count out of range in lanes (or under a test) the scalar code did not shift in: undefined
-#: in C, and Clang made poison of it (the first three: every input wrong on rvv before emit/generic.py's
-#: shift_count and emit/printer.py's shift_counts_masked; the per-lane one verified anyway).
+#: in C, and Clang made poison of it (all but rvv_shift_count_per_lane.c, which verified anyway: every input wrong
+#: on rvv before emit/generic.py's shift_count and emit/printer.py's shift_counts_masked).
 SHIFTS = ("rvv_shift_count_out_of_range_vector.c", "rvv_shift_count_out_of_range_uniform.c",
-          "rvv_shift_count_out_of_range_select_arm.c", "rvv_shift_count_per_lane.c")
+          "rvv_shift_count_out_of_range_select_arm.c", "rvv_shift_count_per_lane.c",
+          "rvv_shift_count_per_lane_fuzz.c")
 
 
 @pytest.mark.parametrize("name", SHIFTS)
 def test_no_shift_count_out_of_range_where_the_scalar_code_shifts_not(name: str) -> None:
     """Vector shifts (generic's C operators on vectors) by a count not known in range mask it into the lane
-    width, and so do uniform shifts under a mask or in the arm of a varying ``?:``: before, Clang 16 folded the
-    first three functions into ``ret poison`` and every input mismatched."""
+    width, and so do uniform shifts under a mask or in the arm of a varying ``?:``: before, Clang 16 folded all
+    but rvv_shift_count_per_lane.c into garbage and every input mismatched."""
     skip_unless_runs("rvv")
     out = check_file(REGRESSIONS / name, "rvv", n_random=500)
     assert out.kind == "ok", f"{out.kind}: {out.summary}\n{out.details[:3000]}"
@@ -210,7 +228,8 @@ def test_no_shift_count_out_of_range_where_the_scalar_code_shifts_not(name: str)
 @pytest.mark.parametrize("name", SHIFTS)
 def test_no_shift_count_out_of_range_with_clang_for_this_host(name: str, isa: str, monkeypatch) -> None:
     """The same programs for this host's generic and SSE2 tables, compiled by clang-16 (before the fix: generic
-    failed the first three, sse2 the two whose shift is uniform scalar C; its vector shifts are intrinsics)."""
+    failed the three hand-written ones that fail on rvv, sse2 the two whose shift is uniform scalar C; its vector
+    shifts are intrinsics)."""
     compile_with_clang(monkeypatch)
     out = check_file(REGRESSIONS / name, isa, n_random=500)
     assert out.kind == "ok", f"{out.kind}: {out.summary}\n{out.details[:3000]}"
