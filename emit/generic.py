@@ -10,7 +10,8 @@ give), converted with ``__builtin_convertvector`` where 64-bit lanes compare or 
 Native (C operators on vectors): arithmetic (integer ``+ - *`` and ``<<`` in the unsigned type so
 they wrap), ``/`` and ``%`` (the divisors are safe in every lane), ``& | ^ ~``, negation, shifts by
 scalar or per-lane counts, comparisons, selects (``and``/``andnot``/``or`` on bit-cast vectors: GCC's C
-front end has no vector ``?:``), mask logic; conversions with ``__builtin_convertvector``; bitcasts
+front end has no vector ``?:``), mask logic; conversions with ``__builtin_convertvector`` (float to
+integer of in-range lanes only: ``_float_to_int``, as Clang makes poison of the others); bitcasts
 with vector casts; unaligned loads/stores through ``may_alias``, ``aligned(1)`` vector types (narrow
 kinds through narrow-element vectors). Small loops (which the compiler unrolls): ``mask_bits``,
 ``mask_any``, ``mask_all``. Only the libm operations (``math``: vector extensions have no sqrt,
@@ -126,6 +127,12 @@ class Generic(Isa):
     #: without AVX, sometimes at no source location (so a ``#pragma GCC diagnostic`` cannot silence it)
     CFLAGS = ("-Wno-psabi",)
     HEADERS = ()
+    #: What a float -> integer conversion gives in a lane out of range or NaN (undefined in C: any value will
+    #: do, and only in-range lanes convert, ``_float_to_int``): False, the top bit alone, what x86's scalar
+    #: ``cvttss2si`` gives for a signed conversion (so the output compiled by GCC for x86, this table's host,
+    #: computes what the scalar code does even there); True, saturated with NaN to the largest value, what
+    #: RISC-V's ``fcvt`` gives (emit/rvv.py).
+    SATURATE = False
 
     def __init__(self, lanes: int | None = None) -> None:
         super().__init__(lanes)
@@ -274,6 +281,14 @@ class Generic(Isa):
             return self._fix(k, self._from_u(k, f"{self._as_u(k, a)} {op} {cnt}"))
         return f"({_p(a)} >> {_p(n)})"
 
+    def shift_count(self, k: str, n: str, n_uniform: bool) -> str:
+        """The count masked into [0, lane bits) (``n & 31``): a vector shift by the width or more, or by a
+        negative count, is undefined in C, and Clang makes poison of the lane, which the ``and``/``or`` of a
+        select does not stop (``if (x > 100u && n < 32) r = y << n;`` with ``n`` 40: Clang 16 folded the
+        function into ``ret poison``, tests/fuzz_regressions/rvv_shift_count_out_of_range_*.c). The same value
+        wherever the scalar code's shift was defined (vector ``& int`` broadcasts the int)."""
+        return f"({_p(n)} & {kind_bits(self._tag(k)) - 1})"
+
     def unop(self, op: str, k: str, a: str) -> str:
         if op not in ("-", "~") or (op == "~" and is_float(k)):
             raise ValueError(f"unary {op!r} on {k}")
@@ -363,10 +378,52 @@ class Generic(Isa):
             sb, db = kind_bits(s), kind_bits(d)
             fits = sb < db and (is_signed(d) or not is_signed(s))
             return a if fits or db >= 32 else self._fix(d, a)
+        if is_float(s) and not is_float(d):
+            cvt = f"{self._float_to_int(s, d)}({a.strip()})"
+            return f"({self.vtype(d)}){cvt}" if self._unsigned(d) else self._fix(d, cvt)
         src = self._as_u(s, a) if self._unsigned(s) else a.strip()  # u32 -> 64 bits: zero-extended
         if self._unsigned(d):
             return f"({self.vtype(d)})__builtin_convertvector({src}, {self._uvt(d)})"
         return self._fix(d, f"__builtin_convertvector({src}, {self.vtype(d)})")
+
+    def _float_to_int(self, s: str, d: str) -> str:
+        """The helper converting float kind ``s`` to the lanes holding integer kind ``d`` (its signed element,
+        or u32/u64), truncating, defined in every lane: out of range a conversion is undefined in C, and Clang
+        takes ``__builtin_convertvector`` of such a lane for poison, which the ``and``/``or`` of a select does
+        not stop; a division by it is undefined behaviour of the whole function (expand-fuzz rvv 20261127-43:
+        Clang 16 folded it into ``ret poison``), and inactive lanes convert whatever they hold. So only
+        in-range lanes convert (the others convert 0.0), and the others get ``SATURATE``'s value."""
+        unsigned = self._unsigned(d)
+        sb, tag = kind_bits(s), f"u{kind_bits(self._tag(d))}" if self._unsigned(d) else self._tag(d)
+        db, suf = kind_bits(tag), "f" if sb == 32 else ""
+        fv, fi, tv = self.vtype(s), self._vt(f"i{sb}"), self._vt(tag)
+        top = 1 << (db if unsigned else db - 1)  # 2^32, 2^64, 2^31 or 2^63: exact in either float type
+        if unsigned:
+            low = f"a > -1.0{suf}"
+        elif sb == 64 and db == 32:
+            low = f"a > -{top + 1}.0"  # (-2147483648.5 truncates into range)
+        else:
+            low = f"a >= -{top}.0{suf}"  # (no float between -2^31 - 1 and -2^31, nor for 2^63)
+
+        def wide(m: str) -> str:  # a mask of the float's lanes, in the integer's width
+            return m if sb == db else f"__builtin_convertvector({m}, {self._vt(f'i{db}')})"
+
+        neg = f"(a < 0.0{suf})"
+        if not self.SATURATE:  # the top bit alone
+            what = "the top bit alone (x86's value)"
+            out = f"(({tv}){_p(wide('~in'))} & {1 << (db - 1):#x}u{'ll' if db == 64 else ''})" if unsigned else \
+                f"({wide('~in')} & ~{top - 1:#x})"
+        elif unsigned:
+            what = "saturate, NaN to the largest value"
+            out = f"({tv}){_p(wide(f'~in & ~{neg}'))}"
+        else:
+            what = "saturate, NaN to the largest value"
+            out = f"({wide('~in')} & ({wide(neg)} ^ {top - 1:#x}))"
+        body = (f"    /* lanes out of range or NaN (undefined in C) convert 0.0, then give {what} */\n"
+                f"    {fi} in = ({low}) & (a < {top}.0{suf});\n"
+                f"    {tv} r = __builtin_convertvector(({fv})(({fi})a & in), {tv});\n"
+                f"    return r | {out};\n")
+        return self._func(f"_exp_cvt_{s}_{tag}", tv, [f"{fv} a"], body)
 
     def bitcast(self, src_k: str, dst_k: str, a: str) -> str:
         if kind_bits(src_k) != kind_bits(dst_k):

@@ -518,6 +518,20 @@ class Isa:
             raise ValueError(f"shift {op!r} on {k}")
         return self._lanes_shift(op, k, a, n, n_uniform)
 
+    def shift_count(self, k: str, n: str, n_uniform: bool) -> str:
+        """Count ``n`` of a ``shift`` on kind ``k`` (as ``shift`` takes it: a scalar int when ``n_uniform``, else
+        a gang of ``k``) that may be out of [0, bits) in some lane: in lanes the scalar code did not shift in
+        (inactive ones, or all of them where a shift runs under a mask no lane is on), which hold any value.
+        Made a count ``shift`` may take: this fallback's ``shift`` is C's operators lane by lane
+        (``_lanes_shift``), undefined for such a count (Clang makes poison of it, and of what it touches), so
+        the count is masked into [0, bits): the same value wherever the scalar code's shift was defined. The
+        printer calls this for each count not known to be in range; tables whose shifts give every count a
+        value (the intrinsics: ``RegIsa``) return ``n``."""
+        w = max(32, kind_bits(k)) - 1  # (narrow lanes shift as int, as C promotes them)
+        if n_uniform:
+            return f"(({n}) & {w})"
+        return self.binop("&", k, n, self.splat(k, str(w)))
+
     def unop(self, op: str, k: str, a: str) -> str:
         """``-a`` (wrapping for integers, sign flip for floats) or ``~a`` (integers only)."""
         if op not in ("-", "~") or (op == "~" and is_float(k)):
@@ -702,6 +716,12 @@ class RegIsa(Isa):
     """
 
     reg_bits: int = 128
+
+    def shift_count(self, k: str, n: str, n_uniform: bool) -> str:
+        """``n`` itself: every ``RegIsa`` table shifts with intrinsics, which give each count a value (x86: 0 or
+        the sign from the width on; NEON: a negative count shifts the other way; AltiVec: the count modulo the
+        width; SVE: 0 or the sign), so an inactive lane's count out of range is no undefined behaviour."""
+        return n
 
     def _scalar(self, k: str, text: str) -> str:
         """``text`` as a lane value of integer kind ``k`` (cast unless a literal already in range)."""

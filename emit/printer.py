@@ -7,8 +7,10 @@ comment with the scalar source line it came from.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
+import struct
 from collections.abc import Callable
 from pathlib import Path
 
@@ -184,6 +186,141 @@ def _divisor_tested(n: Expr) -> Expr:
     return n
 
 
+#: What tests say of values: the C text of a value -> (lower bound, strict, upper bound, strict).
+_Facts = dict[str, tuple[float, bool, float, bool]]
+
+
+def _range_facts(c: Expr, facts: _Facts) -> _Facts:
+    """``facts`` and what the test ``c`` says when true: its comparisons with constants, joined by ``&&``
+    (the range checks of C code that converts only what fits: ``x > -1.0f && x < 256.0f``)."""
+    out = dict(facts)
+    todo = [c]
+    while todo:
+        t = todo.pop()
+        if isinstance(t, Binary) and t.op == "&&":
+            todo += [t.left, t.right]
+            continue
+        if not (isinstance(t, Binary) and t.op in ("<", "<=", ">", ">=")):
+            continue
+        x, k, op = t.left, _constant(t.right), t.op
+        if k is None:
+            x, k, op = t.right, _constant(t.left), {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
+        if k is None or any(isinstance(n, Call) for n in x.walk()):  # (a call may not give the same value again)
+            continue
+        names = [cexpr(x)]
+        if isinstance(x, Cast) and x.type.is_float() and x.operand.type.is_float():
+            names.append(cexpr(x.operand))  # ((double)f: the float's value)
+        for name in names:
+            lo, lo_s, hi, hi_s = out.get(name, (-math.inf, False, math.inf, False))
+            if op in (">", ">=") and (k, op == ">") > (lo, lo_s):
+                lo, lo_s = k, op == ">"
+            if op in ("<", "<=") and (-k, op == "<") > (-hi, hi_s):
+                hi, hi_s = k, op == "<"
+            out[name] = (lo, lo_s, hi, hi_s)
+    return out
+
+
+def _constant(x: Expr) -> float | None:
+    """The finite value of constant ``x`` (a literal, negated or converted: ``-0.5``, ``(double)0``), else None."""
+    if isinstance(x, Unary) and x.op == "-":
+        v = _constant(x.operand)
+        return None if v is None else -v
+    if isinstance(x, Cast) and x.type.is_arith():
+        v = _constant(x.operand)
+        if v is None or not x.type.is_float():
+            return None
+        return struct.unpack("f", struct.pack("f", v))[0] if x.type.bits == 32 and abs(v) < 3e38 else float(v)
+    if isinstance(x, Const) and isinstance(x.value, (int, float)) and math.isfinite(x.value):
+        return x.value
+    return None
+
+
+def _fits(t: T.Int, x: Expr, facts: _Facts) -> bool:
+    """Floating value ``x`` is known to convert to ``t`` in range: a constant that does, a ``?:`` of such,
+    or a value the tests around it bound (``x > -1.0f && x < 256.0f ? (uint8_t)x : 0``)."""
+    v = _constant(x)
+    if v is not None:
+        return t.min - 1 < v < t.max + 1
+    if isinstance(x, Cond):
+        return _fits(t, x.then, _range_facts(x.cond, facts)) and _fits(t, x.els, facts)
+    if cexpr(x) not in facts:
+        return False
+    lo, lo_s, hi, hi_s = facts[cexpr(x)]
+    return (lo > t.min - 1 or lo == t.min - 1 and lo_s) and (hi < t.max + 1 or hi == t.max + 1 and hi_s)
+
+
+def may_overflow_conversion(e: Expr, facts: _Facts | None = None) -> bool:
+    """``e`` converts a floating value to an integer type where it may be out of range (undefined in C), the
+    tests of its ``?:`` and ``&&`` taken into account. Where the scalar code converted only under a test no
+    lane passes, the vector code must not convert it either, not even a uniform value: Clang makes poison of an
+    out-of-range conversion and folds what uses it into anything (expand-fuzz rvv 20261127-108: ``(int)
+    200561141380.8`` under a false ``if``; u5 got -1 in lanes the ``if`` left alone; the sse2 output,
+    compiled by Clang, too)."""
+    facts = {} if facts is None else facts
+    if isinstance(e, Cast) and e.operand.type.is_float() and isinstance(e.type, T.Int) and not e.type.is_bool \
+            and not _fits(e.type, e.operand, facts):
+        return True
+    if isinstance(e, Cond):
+        return may_overflow_conversion(e.cond, facts) or may_overflow_conversion(e.then, _range_facts(e.cond, facts)) \
+            or may_overflow_conversion(e.els, facts)
+    if isinstance(e, Binary) and e.op == "&&":
+        return may_overflow_conversion(e.left, facts) or may_overflow_conversion(e.right, _range_facts(e.left, facts))
+    return any(may_overflow_conversion(c, facts) for c in e.children())
+
+
+def shift_width(e: Binary) -> int:
+    """The width C shifts ``e`` (a ``<<`` or ``>>``) in: its promoted type's (narrow lanes shift as int)."""
+    return max(32, e.type.bits)
+
+
+def count_in_range(n: Expr, bits: int, facts: _Facts | None = None) -> bool:
+    """Shift count ``n`` is known to lie in [0, ``bits``): a constant, a mask (``n & 31``), a remainder, a
+    ``?:`` of such, or a value the tests around it bound (``n >= 0 && n < 32 ? x << n : 0``)."""
+    facts = {} if facts is None else facts
+    top = index_bound(n)
+    if top is not None:
+        return top < bits
+    if isinstance(n, Cond):
+        return count_in_range(n.then, bits, _range_facts(n.cond, facts)) and count_in_range(n.els, bits, facts)
+    if cexpr(n) not in facts or not isinstance(n.type, T.Int):
+        return False
+    lo, lo_s, hi, hi_s = facts[cexpr(n)]  # (of an integer: n > -1 is n >= 0, n <= 31 is n < 32)
+    return (lo > -1 or lo == -1 and lo_s or not n.type.signed) and (hi < bits or hi == bits and hi_s)
+
+
+def shift_counts_masked(e: Expr, facts: _Facts | None = None) -> Expr:
+    """``e`` with the count of each shift not known to be in range (``count_in_range``, the tests of its ``?:``
+    and ``&&`` taken into account) masked into it: ``y << (n & 31)``, the same value wherever the scalar
+    code's shift was defined (and what x86's and RISC-V's scalar shifts give where it was not). For uniform C
+    that runs where the scalar code may not have (under a mask no lane may be on, in the arm of a varying
+    ``?:``): a shift by the width or more, or by a negative count, is undefined in C, and Clang makes poison
+    of it, which the select dropping the value does not stop (``if (x > 100u && n < 32) r = y << n;`` with
+    ``n`` 40: Clang 16 folded the function into ``ret poison``)."""
+    if not any(isinstance(x, Binary) and x.op in ("<<", ">>") for x in e.walk()):
+        return e
+    facts = {} if facts is None else facts
+    if isinstance(e, Cond):
+        then = shift_counts_masked(e.then, _range_facts(e.cond, facts))
+        return Cond(e.type, shift_counts_masked(e.cond, facts), then, shift_counts_masked(e.els, facts))
+    if isinstance(e, Binary):
+        left = shift_counts_masked(e.left, facts)
+        right = shift_counts_masked(e.right, _range_facts(e.left, facts) if e.op == "&&" else facts)
+        if e.op in ("<<", ">>") and isinstance(e.type, T.Int) and not count_in_range(e.right, shift_width(e), facts):
+            t = T.promote(right.type)
+            right = Binary(t, "&", right, Const(t, shift_width(e) - 1, str(shift_width(e) - 1)))
+        return Binary(e.type, e.op, left, right)
+    changed = {}
+    for f in dataclasses.fields(e):
+        v = getattr(e, f.name)
+        if isinstance(v, Expr):
+            changed[f.name] = shift_counts_masked(v, facts)
+        elif isinstance(v, list):
+            changed[f.name] = [shift_counts_masked(x, facts) if isinstance(x, Expr) else
+                               (x[0], shift_counts_masked(x[1], facts)) if isinstance(x, tuple) and len(x) == 2
+                               and isinstance(x[1], Expr) else x for x in v]
+    return dataclasses.replace(e, **changed)
+
+
 def whole_array(e: Expr) -> bool:
     """``e`` is an array object of known length: a variable or a member of one (``perm``,
     ``__logf_data.tab``), so an index of an element read from it lies in [0, length)."""
@@ -237,6 +374,10 @@ class FunctionPrinter:
         self.lines: list[str] = []
         self.indent = "    "
         self.cur_mask: Symbol | None = None
+        # While printing what the vector code computes in every lane but the scalar code only where a varying
+        # test lets it (the arms of a varying ?:, the right operand of a varying && or ||): for each such test
+        # around it, what gives the mask of the lanes it lets through (``speculated``, ``arm_mask``)
+        self.arms: list[Callable[[], str]] = []
         self.tmp_count = 0
         self.extra_decls: list[str] = []
         self.used_names = {s.name for s in lin.fn.locals} | {p.name for p in lin.fn.params}  # (only grows)
@@ -291,19 +432,48 @@ class FunctionPrinter:
 
     # ------------------------------------------------------------------ expressions
     def scalar(self, e: Expr) -> str:
-        """A uniform expression as scalar C. Under a partial mask, a uniform integer division or
-        memory read (a table at a uniform index that may be out of bounds when no lane reads it: a
-        scalar loop counter past its end) runs only if some lane is on (if one is, the scalar code did
-        the same); under the entry mask of a masked variant (some lane is on) reads need no test."""
+        """A uniform expression as scalar C. Under a partial mask, a uniform integer division, memory
+        read (a table at a uniform index that may be out of bounds when no lane reads it: a scalar loop
+        counter past its end) or conversion of a floating value to an integer (``may_overflow_conversion``)
+        runs only if some lane is on (if one is, the scalar code did the same); under the entry mask of a
+        masked variant (some lane is on) reads and conversions need no test. There, and where the vector code
+        speculates (``arms``), a shift's count not known in range is masked into it (``shift_counts_masked``:
+        no test needed, the value is the scalar code's wherever that shifted); where it speculates, such a
+        conversion runs only if some lane takes the arm (``arm_mask``: the mask around it does not say)."""
         m = self.cur_mask
+        if self.arms or m is not None and m is not self.entry:
+            e = shift_counts_masked(e)
+        arm = self.isa.mask_any(self.arm_mask()) if self.arms and may_overflow_conversion(e) else None
         if m is None:
-            return cexpr(e)
+            return f"({arm} ? {cexpr(e)} : 0)" if arm else cexpr(e)
         any_on = self.isa.mask_any(m.name)
         text = cexpr(map_expr(e, _divisor_tested), lambda s: any_on if s is _ANY_ON else s.name)
         if any(isinstance(n, Binary) and n.op in ("/", "%") and n.type.is_int()
-               or m is not self.entry and may_fault_read(n) for n in e.walk()):
-            return f"({any_on} ? {text} : 0)"
-        return text
+               or m is not self.entry and may_fault_read(n) for n in e.walk()) \
+                or m is not self.entry and may_overflow_conversion(e) and not arm:
+            text = f"({any_on} ? {text} : 0)"
+        return f"({arm} ? {text} : 0)" if arm else text
+
+    def speculated(self, e: Expr, when: Callable[[], str], how: Callable[[Expr], str] | None = None) -> str:
+        """``how(e)`` (``scalar`` by default) for a value the vector code computes in every lane where the
+        scalar code computed it only in the lanes of the mask ``when()`` gives (asked for only if needed)."""
+        self.arms.append(when)
+        try:
+            return (how or self.scalar)(e)
+        finally:
+            self.arms.pop()
+
+    def arm_mask(self) -> str:
+        """A variable (declared before the statement) holding the mask of the lanes in which the scalar code
+        evaluates what is being printed: the current mask and the tests of the arms around it."""
+        arms, whole = self.arms, self.cur_mask.name if self.cur_mask is not None else None
+        try:
+            for i, when in enumerate(arms):
+                self.arms = arms[:i]  # (the test of an arm is printed where the arms around it are)
+                whole = when() if whole is None else self.isa.mask_and(whole, when())
+        finally:
+            self.arms = arms
+        return self.name_once(("arm", whole), self.isa.mask_type(), "arm", whole)
 
     def splat_const(self, c: Const, k: str) -> str:
         """A broadcast constant, spelled as in the source where that spelling has the lane's value."""
@@ -344,13 +514,16 @@ class FunctionPrinter:
                 return isa.mask_to_int(self.mask(e)) if k == "i32" else \
                     isa.convert("i32", k, isa.mask_to_int(self.mask(e)))
             if e.op in ("<<", ">>"):
+                # (a count out of range in some lane, inactive or not: the table makes it one it takes)
+                known = count_in_range(e.right, shift_width(e))
                 if not self.sh.varying(e.right):
-                    return isa.shift(e.op, k, self.vec(e.left), self.scalar(e.right), True)
+                    n = self.scalar(e.right)
+                    return isa.shift(e.op, k, self.vec(e.left), n if known else isa.shift_count(k, n, True), True)
                 n = self.vec(e.right)
                 rk = self.k(e.right.type)
                 if rk != k:
                     n = isa.convert(rk, k, n)
-                return isa.shift(e.op, k, self.vec(e.left), n, False)
+                return isa.shift(e.op, k, self.vec(e.left), n if known else isa.shift_count(k, n, False), False)
             r = e.right
             if e.op in ("%", "/") and k[0] == "u" and isinstance(r, Const) and r.value > 0 \
                     and r.value & (r.value - 1) == 0:
@@ -369,7 +542,9 @@ class FunctionPrinter:
                 return self.load(e, k)
             return isa.unop(e.op, k, self.vec(e.operand))
         if isinstance(e, Cond):
-            return isa.select(k, self.mask(e.cond), self.vec(e.then), self.vec(e.els))
+            m = self.mask(e.cond)
+            return isa.select(k, m, self.speculated(e.then, lambda: m, self.vec),
+                              self.speculated(e.els, lambda: isa.mask_not(m), self.vec))
         if isinstance(e, Cast):
             sk = self.k(e.operand.type)
             v = self.vec(e.operand)
@@ -644,15 +819,19 @@ class FunctionPrinter:
         if isinstance(e, Binary) and e.op in ("&&", "||") and not all(self.sh.varying(x) for x in (e.left, e.right)):
             # a uniform operand (a scalar loop counter's test): a scalar test, the varying side only if it matters
             u, v = (e.left, e.right) if not self.sh.varying(e.left) else (e.right, e.left)
+            if u is e.left:
+                us = self.scalar(u)
+            else:  # (tested first, in every lane: the scalar code tests it where v lets it)
+                us = self.speculated(u, (lambda: self.mask(v)) if e.op == "&&" else lambda: isa.mask_not(self.mask(v)))
             if e.op == "&&":
-                return f"(({self.scalar(u)}) ? {self.mask(v)} : {isa.mask_const(False)})"
-            return f"(({self.scalar(u)}) ? {isa.mask_const(True)} : {self.mask(v)})"
-        if isinstance(e, Binary) and e.op == "&&" and isinstance(e.right, Unary) and e.right.op == "!":
-            return isa.mask_andnot(self.mask(e.left), self.mask(e.right.operand))
-        if isinstance(e, Binary) and e.op == "&&":
-            return isa.mask_and(self.mask(e.left), self.mask(e.right))
-        if isinstance(e, Binary) and e.op == "||":
-            return isa.mask_or(self.mask(e.left), self.mask(e.right))
+                return f"(({us}) ? {self.mask(v)} : {isa.mask_const(False)})"
+            return f"(({us}) ? {isa.mask_const(True)} : {self.mask(v)})"
+        if isinstance(e, Binary) and e.op in ("&&", "||"):  # (the right operand where the left lets it)
+            left = self.mask(e.left)
+            when = (lambda: left) if e.op == "&&" else lambda: isa.mask_not(left)
+            if e.op == "&&" and isinstance(e.right, Unary) and e.right.op == "!":
+                return isa.mask_andnot(left, self.speculated(e.right.operand, when, self.mask))
+            return (isa.mask_and if e.op == "&&" else isa.mask_or)(left, self.speculated(e.right, when, self.mask))
         if isinstance(e, Unary) and e.op == "!":
             return isa.mask_not(self.mask(e.operand))
         if isinstance(e, Binary) and e.op in CMP:

@@ -65,13 +65,16 @@ WIDTH_MODULES = {"test_sve.py", "test_rvv.py"}
 #: Cross products whose other ISAs only the deep run takes (test function -> the ISAs of the README's
 #: run): every BOSCC mode of every corpus function and loop kernel on every ISA (the default mode runs on
 #: every ISA in test_matrix.py, and the modes' own tests in test_boscc.py), and the two vector-math modes
-#: of the kernel suite on the new ISAs (their corpus matrix runs in the README's run).
+#: of the kernel suite on the new ISAs (their corpus matrix runs in the README's run), and the vector libm's
+#: functions against their glibc sources on the SVE and RVV tables.
 FIXED_WIDTH = {"sse2", "sse4.1", "avx2", "avx512", "neon", "altivec", "generic"}  # (the tables before SVE and RVV)
 DEEP_CASES = {
     "test_every_function_every_isa_verifies": {"avx2", "neon"},
     "test_loop_corpus_verifies_in_every_boscc_mode": {"avx2", "neon"},
     "test_kernel_verifies_per_lane_libm": FIXED_WIDTH,
     "test_kernel_verifies_with_vector_libm": FIXED_WIDTH,
+    "test_every_function_equals_the_glibc_source": {"avx2", "sse4.1", "neon", "altivec"},
+    "test_sample_equals_the_glibc_source_scalable": set(),
 }
 #: The marker expression word that selects the deep run: python3 -m pytest -m deep -n 2
 DEEP = "deep"

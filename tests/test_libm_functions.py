@@ -49,9 +49,11 @@ PLAN = {"x86_64/avx2": [*SAMPLE, "sincosf"], "x86_64/sse4.1": [*SAMPLE, "sincosf
         "aarch64/neon": [*SAMPLE, "sincosf", "hypotf"], "x86_64/sse2": [*LOOPED, "sincosf"],
         "x86_64/avx512": [*LOOPED, "sincosf"], "ppc64le/altivec": [*SAMPLE, "sincosf"]}
 FULL = {**PLAN, "x86_64/avx2": NEW, "x86_64/sse4.1": NEW, "aarch64/neon": NEW, "ppc64le/altivec": NEW}
-#: the ISAs each function is checked on (NEON and AltiVec under qemu)
+#: the ISAs each function is checked on (NEON and AltiVec under qemu); the SVE and RVV tables (qemu) in the
+#: deep run (tests/conftest.py DEEP_CASES), each into a library of its own (``_full``)
 CHECKED = ["avx2", "sse4.1", "neon", "altivec"]
-QEMU = ("neon", "altivec")
+SCALABLE = ["sve128", "sve", "sve512", "rvv", "rvv256"]
+QEMU = ("neon", "altivec", *SCALABLE)
 SYMBOL = re.compile(r"_ZGV[bcden][NM]\d+(?:v|u|l\d*)+_\w+|_Exp_\w+|__expandm_\w+")
 TYPES = {"f32": T.FLOAT, "i32": T.INT, "f32*": T.Pointer(T.FLOAT), "void": T.VOID}
 
@@ -72,7 +74,11 @@ def lib(tmp_path_factory) -> Path:
     return libm.build((base.parent if base.name.startswith("popen-gw") else base) / "expandm-functions", PLAN)
 
 
-def _full(lib: Path) -> Path:
+def _full(lib: Path, isa_name: str = "avx2") -> Path:
+    """The library with every function (FULL), or for a SCALABLE table every function for it alone."""
+    if isa_name in SCALABLE:
+        isa = get_isa(isa_name)
+        return libm.build(lib.parent / f"expandm-functions-{isa_name}", {f"{isa.arch}/{isa_name}": NEW})
     return libm.build(lib, FULL)
 
 
@@ -86,7 +92,12 @@ def check(lib: Path, isa_name: str, name: str, n_random: int) -> None:
                     f"[{isa.arch}/{isa_name}][{name}]")
     meta = json.loads(meta_path.read_text())
     vname = vecmath.expandm_symbol(name, isa)
-    decl = "".join(f"#include {h}\n" for h in isa.headers) + (
+    out = isa.emission()  # (the types and the load/store helpers the harness calls, as expand's outputs have them)
+    for k in {meta["ret"], *(k for _, _, k in meta["params"])} - {"void"}:
+        out.vtype(k.rstrip("*"))
+        out.loadu(k.rstrip("*"), "p")
+        out.storeu(k.rstrip("*"), "p", "v")
+    decl = "".join(f"#include {h}\n" for h in ["<stdint.h>", *isa.headers]) + out.prelude() + (
         f"extern {libm.entry_type(isa, meta['ret'])} {vname}"
         f"({', '.join(libm.entry_type(isa, k) for _, _, k in meta['params'])});\n")
     kw = libm.reference(lib, isa.arch, libm.sources()[name])
@@ -105,10 +116,17 @@ def test_sample_equals_the_glibc_source(lib: Path, isa_name: str, name: str) -> 
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("isa_name", CHECKED)
+@pytest.mark.parametrize("isa_name", [*CHECKED, *SCALABLE])
 @pytest.mark.parametrize("name", [f for f in NEW if f not in SAMPLE])
 def test_every_function_equals_the_glibc_source(lib: Path, isa_name: str, name: str) -> None:
-    check(_full(lib), isa_name, name, 5_000 if isa_name in QEMU else 20_000)
+    check(_full(lib, isa_name), isa_name, name, 5_000 if isa_name in QEMU else 20_000)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("isa_name", SCALABLE)
+@pytest.mark.parametrize("name", SAMPLE)
+def test_sample_equals_the_glibc_source_scalable(lib: Path, isa_name: str, name: str) -> None:
+    check(_full(lib, isa_name), isa_name, name, 5_000)
 
 
 # ------------------------------------------------------------------ what each architecture leaves out

@@ -1,9 +1,10 @@
 """expand-fuzz: random scalar C functions, expanded and checked lane by lane against the original.
 
 ``generate(seed)`` writes a reproducible random C function ``f`` (same seed, same text) free of
-undefined behaviour: signed arithmetic wraps through the unsigned type, shift counts are masked,
-divisions are guarded (no ``/ 0``, no ``INT_MIN / -1``), indexes are masked into their arrays, loops
-are counted (at most 8 trips, 4 nested), floats become integers only after a range check. It mixes
+undefined behaviour: signed arithmetic wraps through the unsigned type, shift counts are masked or
+tested (``s >= 0 && s < 32 ? x << s : 0``, ``if (u < 32) v = x << u;``), divisions are guarded (no
+``/ 0``, no ``INT_MIN / -1``), indexes are masked into their arrays, loops are counted (at most 8
+trips, 4 nested), floats become integers only after a range check. It mixes
 int/unsigned/int64_t/uint64_t/float/double and the narrow types (char, signed and unsigned char,
 short, unsigned short, their stdint spellings, _Bool) with their promotions, casts and implicit
 conversions, punning unions, nested if/else, ``?:``, ``&&``/``||``, ``for`` (up and down, counters of
@@ -13,7 +14,8 @@ included), pointer parameters (a varying one: the lane's own element; uniform on
 consecutive, uniform and varying indexes, written at ``out[i]`` with ``i`` linear, one scatter),
 file-scope tables (one and two dimensions), local arrays, every function of mathlib's vector libm
 and more of libm, float->int conversions under the program's own range checks (the vector code
-converts every lane, NaN and out-of-range ones too), and calls of the non-expandable
+converts every lane, NaN and out-of-range ones too), shifts under the program's own tests of their counts
+(the vector code shifts every lane, by counts out of range too), and calls of the non-expandable
 ``log_T(site, value)`` functions of ``fuzz_log.c``, which record every call.
 
 Each program also draws how it is expanded (``Modes``: ``--lanes`` 1x/2x/4x, ``--boscc``, ``--abi``,
@@ -103,11 +105,7 @@ FUZZ_ISA_CFLAGS = {"avx512": ("-fno-rerun-cse-after-loop", "-fno-gcse")}
 #: is held to -Wall -Werror). The program itself compiles with -Wall -Werror (verify compiles scalar
 #: sources without -Werror); the generator makes them -Wextra-clean too (``quiet``), but a program
 #: written by hand or by an older expand-fuzz may not be.
-# -Wno-type-limits: since dce finds more values uniform (ec3ea39), uniform scalar code can keep a
-# comparison GCC sees as always false ('(int64_t)(unsigned char)n < (int64_t)(uint64_t)(int8_t)-128',
-# CI programs 20240601-29 and -180 on sse2): an open output-quality gap (issue 20's -Wextra line), not
-# a wrong value; the fold should drop such comparisons and this flag then go.
-FUZZ_VECTOR_CFLAGS = ("-Wextra", "-Wno-type-limits", "-fsyntax-only")
+FUZZ_VECTOR_CFLAGS = ("-Wextra", "-fsyntax-only")
 FUZZ_PROGRAM_CFLAGS = ("-Werror",)  # (for GCC: the generator knows its warnings, not Clang's -Wself-assign ...)
 #: Seconds a program's verification may run (qemu included) before it is a failure.
 FUZZ_RUN_TIMEOUT = 300
@@ -265,7 +263,8 @@ class NanFix(If):
 
 @dataclass(eq=False)
 class GuardedIf(If):
-    """``if (<range check of f>) v = (T)f;``: the minimizer drops it whole or keeps it as it is."""
+    """``if (<range check of f>) v = (T)f;`` or ``if (<test of s>) v = x << s;``: the minimizer drops it whole
+    or keeps it as it is."""
 
 
 @dataclass(eq=False)
@@ -751,7 +750,7 @@ class GenOptions:
     narrow: bool = True  # char, short, _Bool, unsigned narrow types and their promotions
     memory: bool = True  # pointer parameters, file-scope tables, local arrays
     modes: bool = True  # --lanes multiples, --boscc, --abi, --wrapper, --vector-math, shapes, the clang frontend
-    guards: bool = True  # float -> int conversions under the program's own range checks
+    guards: bool = True  # float -> int conversions and shifts under the program's own range checks
     diagnostics: float = 0.03  # share of programs with a construct expand must refuse
     max_params: int = 3
     max_stmts: int = 7  # top-level statements of f (besides declarations and the final return)
@@ -1154,6 +1153,15 @@ class Gen:
         return Op("int", "(~{0})", [a])  # (of an unsigned narrow value: -Wsign-compare where compared)
 
     def shift(self, ty: str, op: str, a: Expr, d: int, scope: list[Var], budget: Budget) -> Expr:
+        if self.o.guards and self.chance(0.3):
+            n = self.shift_count(scope)
+            test = self.count_test(ty, n) if n is not None else None
+            if test is not None:
+                # (the shift in the arm its test selects: the vector code shifts every lane, by any count)
+                calls = any(isinstance(k, Call) for k in walk_expr(a))  # (a call site appears once)
+                alt = self.zero(ty) if self.chance(0.7) or calls else None
+                arms = f"{self.shifted(ty, op)} : {alt.text if alt else '{0}'}"
+                return Op(ty, f"(({test}) ? {arms})", [a, n], atomic=True)
         mask = BITS[ty] - 1
         if self.chance(0.4):
             n: Expr = Lit("int", str(self.rng.randrange(BITS[ty])))
@@ -1165,6 +1173,36 @@ class Gen:
             u = UNSIGNED_OF[ty]
             return Op(ty, f"({ty})(({u}){{0}} << {cnt})", [a, n])
         return Op(ty, f"({{0}} {op} {cnt})", [a, n])
+
+    def shift_count(self, scope: list[Var]) -> Expr | None:
+        """A count for a shift under the program's own test of it: an integer variable, sometimes masked wider
+        than any width (``(v & 63)``: in range half the time); never a constant (its test would be one)."""
+        ints = [v for v in scope if v.ty in INTS and "." not in v.name and not v.counter]
+        if not ints:
+            return None
+        v = self.pick(ints)
+        n: Expr = Ref(v.ty, v.name)
+        if self.chance(0.4):
+            n = Op(v.ty, "({0} & {1})", [n, Lit("int", self.pick(["63", "127"]))])
+        return n
+
+    @staticmethod
+    def count_test(ty: str, n: Expr) -> str | None:
+        """The test (``{1}`` the count) that a shift of a ``ty`` value by ``n`` is defined, of the bounds
+        ``n``'s type and value may pass (gcc's -Wtype-limits would object to the others), or None if none."""
+        lo, hi = value_range(n) or vrange(n.ty)
+        if isinstance(n, Op) and n.fmt == "({0} & {1})" and isinstance(n.kids[1], Lit):
+            lo, hi = 0, int(n.kids[1].text)  # (value_range bounds the bits of any bit operation, sign too)
+        parts = ([] if lo >= 0 or n.ty not in ("int", "int64_t") else ["{1} >= 0"]) + \
+            ([f"{{1}} < {BITS[ty]}"] if hi >= BITS[ty] else [])
+        return " && ".join(parts) or None
+
+    @staticmethod
+    def shifted(ty: str, op: str) -> str:
+        """``{0} op {1}`` on ``ty`` (a left shift of a signed value through its unsigned type)."""
+        if op == "<<" and ty in ("int", "int64_t"):
+            return f"({ty})(({UNSIGNED_OF[ty]}){{0}} << {{1}})"
+        return f"({{0}} {op} {{1}})"
 
     def divide(self, ty: str, op: str, a: Expr, b: Expr, scope: list[Var]) -> Expr:
         # no warnings about the guard: a constant divisor, bit operations or truth values compared
@@ -1404,7 +1442,7 @@ class Gen:
         if r < 0.89 and self.o.control and nest < self.o.max_nest:
             return self.switch(scope, nest, can_return, ret)
         if r < 0.94 and self.o.guards:
-            st = self.guarded_convert(scope)
+            st = self.guarded_shift(scope) if self.chance(0.4) else self.guarded_convert(scope)
             if st:
                 return st
         if targets:
@@ -1516,6 +1554,24 @@ class Gen:
         guard = Op("int", f"(({{0}} > {lo_t}) && ({{0}} < {hi_t}))", [src], cond=True, atomic=True)
         els = [Assign(v.name, self.expr(v.ty, 1, scope, Budget(0)))] if self.chance(0.3) else []
         return [GuardedIf(guard, [Assign(v.name, cvt)], els)]
+
+    def guarded_shift(self, scope: list[Var]) -> list[Stmt]:
+        """``if (s >= 0 && s < 32) v = x << s;`` (sometimes with another test: ``&& x > 3``): the vector code
+        shifts every lane, also those whose count is out of range, and keeps the active ones; a uniform shift
+        under a test that differs per lane runs where no lane may be on."""
+        targets = [v for v in scope if v.assignable and v.ty in INTS]
+        n = self.shift_count(scope)
+        test = self.count_test(targets[0].ty, n) if targets and n is not None else None
+        if test is None:
+            return []
+        v = self.pick([t for t in targets if self.count_test(t.ty, n) == test])
+        shift = Op(v.ty, self.shifted(v.ty, self.pick(["<<", ">>"])), [self.expr(v.ty, 1, scope, Budget(0)), n],
+                   atomic=True)
+        guard = Op("int", f"({test.replace('{1}', '{0}')})", [n], cond=True, atomic=True)
+        if self.chance(0.4):
+            guard = Op("int", "({0} && {1})", [guard, self.cond(1, scope, Budget(0))], cond=True, atomic=True)
+        els = [Assign(v.name, self.expr(v.ty, 1, scope, Budget(0)))] if self.chance(0.3) else []
+        return [GuardedIf(guard, [Assign(v.name, shift)], els)]
 
     # ------------------------------------------------------------ functions
     def make_helper(self) -> Func:
@@ -2250,8 +2306,8 @@ class Minimizer:
     one with if-hoisting, loops and switches replaced by their bodies), then expressions (each
     replaced by 0, 1, a same-typed operand or a parameter; an index or a trip count only by 0, or
     inside its mask), then expand's options and the shapes, repeated until nothing more goes or the
-    budget is spent. Nothing it makes reads or writes out of bounds, loops long or converts a float
-    out of range: range checks and what they guard are edited whole."""
+    budget is spent. Nothing it makes reads or writes out of bounds, loops long, converts a float out of
+    range or shifts by a count out of range: range checks and what they guard are edited whole."""
 
     def __init__(self, prog: Program, pred: Callable[[Program], bool], *, max_tests: int = 400,
                  max_seconds: float = 300.0) -> None:

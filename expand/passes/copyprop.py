@@ -26,7 +26,7 @@ from expand.ir.nodes import (
     map_expr,
     vars_read,
 )
-from expand.passes.fold import fold_bit_compare
+from expand.passes.fold import fold_node
 
 
 def fold_temporaries(stmts: list[Stmt], ret: Return | None = None) -> list[Stmt]:
@@ -193,10 +193,10 @@ def _reads(s: Stmt) -> list[Expr]:
 
 
 def _subst(s: Stmt, t: Symbol, value: Expr) -> None:
-    def f(n: Expr) -> Expr:  # (a switch's value into its case tests: '(n & 3) == 5' is never true, and gcc says so)
-        if isinstance(n, Var) and n.sym is t:
+    def f(n: Expr) -> Expr:  # (a switch's value into its case tests: '(n & 3) == 5' is never true, and gcc says so;
+        if isinstance(n, Var) and n.sym is t:  # an inlined helper's constant argument into a comparison: -Wtype-limits)
             return value
-        return fold_bit_compare(n)
+        return fold_node(n)
     if isinstance(s, Assign):
         s.value = map_expr(s.value, f)
         if not isinstance(s.target, Var):

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from expand.ir.nodes import (
     Binary,
+    Call,
     Cast,
+    Cond,
     Const,
     Expr,
     Function,
     Index,
     Member,
     Unary,
+    as_type,
     map_expr,
     map_stmt_exprs,
     walk_stmts,
@@ -96,12 +99,67 @@ def fold_bit_compare(e: Expr) -> Expr:
     return e
 
 
-def _fold(e: Expr) -> Expr:
+def int_range(x: Expr) -> tuple[int, int]:
+    """Bounds of integer expression ``x``'s value: a constant's value, what a widening cast of a narrower
+    value lets through (``(int64_t)(unsigned char)n`` is in [0, 255]), 0..1 for a truth value, 0..K for
+    ``y & K`` (K >= 0), else its type's range."""
+    t = x.type
+    assert isinstance(t, Int)
+    v = fold_int(x)
+    if v is not None:
+        return v, v
+    if isinstance(x, Binary) and x.op in _TRUTH or isinstance(x, Unary) and x.op == "!":
+        return 0, 1
+    if isinstance(x, Cast) and isinstance(x.operand.type, Int):
+        lo, hi = int_range(x.operand)
+        if t.min <= lo and hi <= t.max:
+            return lo, hi
+    if isinstance(x, Binary) and x.op == "&":
+        ks = [k for k in (fold_int(x.left), fold_int(x.right)) if k is not None and 0 <= k <= t.max]
+        if ks:
+            return 0, min(ks)
+    return t.min, t.max
+
+
+_ORDER = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+          "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+
+
+def fold_range_compare(e: Expr) -> Expr:
+    """``e`` as 0 or 1 where it compares a value with a constant that its range (``int_range``) decides,
+    else ``e``: gcc -Wextra says 'comparison is always false due to limited range of data type'
+    (-Wtype-limits) of ``(int64_t)(unsigned char)n < -128``, which inlining a helper called with a
+    constant makes (fuzz CI programs 20240601-29 and -180). The other side must have no call."""
+    if not (isinstance(e, Binary) and e.op in _ORDER and isinstance(e.type, Int)
+            and isinstance(e.left.type, Int) and e.left.type == e.right.type):
+        return e
+    for x, y, swap in ((e.left, e.right, False), (e.right, e.left, True)):
+        c = fold_int(y)
+        if c is None or any(isinstance(n, Call) for n in x.walk()):
+            continue
+        lo, hi = int_range(x)
+        test = _ORDER[e.op]
+        ends = {test(c, v) if swap else test(v, c) for v in (lo, hi)}
+        if e.op in ("==", "!=") and lo <= c <= hi and lo != hi:
+            continue  # (equality is not monotone: only a constant outside the range decides it)
+        if len(ends) == 1:
+            v = int(ends.pop())
+            return Const(e.type, v, str(v))
+    return e
+
+
+def fold_node(e: Expr) -> Expr:
+    """Node ``e`` folded: an integer constant expression as its value, a comparison that its operands'
+    bits or ranges decide as 0 or 1 (for ``map_expr``, whose children are folded already)."""
+    if isinstance(e, Cond) and isinstance(e.cond.type, Int):
+        c = fold_int(e.cond)
+        if c is not None:  # (C never evaluates the other arm: '0 ? a << 99 : 0', an inlined helper's constant test)
+            return as_type(e.then if c else e.els, e.type)
     if isinstance(e, (Binary, Unary, Cast)) and isinstance(e.type, Int) and not isinstance(e, Const):
         v = fold_int(e)
         if v is not None:
             return Const(e.type, v, hex(v) if v > 255 else str(v))
-        return fold_bit_compare(e)
+        return fold_range_compare(fold_bit_compare(e))
     return e
 
 
@@ -120,8 +178,8 @@ def through_address(n: Expr) -> Expr:
 
 def fold_constants(fn: Function) -> None:
     for s in walk_stmts(fn.body):
-        map_stmt_exprs(s, _fold)
+        map_stmt_exprs(s, fold_node)
 
 
 def fold_expr(e: Expr) -> Expr:
-    return map_expr(e, _fold)
+    return map_expr(e, fold_node)
