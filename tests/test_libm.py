@@ -417,6 +417,28 @@ def test_peer_names_exist() -> None:
                 assert f is not None and re.search(rf"\b{f.symbol}\(", sleef_h), (name, isa_name)
 
 
+def test_glibc_ulp_table_is_glibcs() -> None:
+    """vecmath.GLIBC_ULP (the scalar reference's own error, part of the ULP mode's bound) is what glibc's
+    libm-test-ulps files list for x86_64, aarch64 and POWER: every entry above 1 ULP, round to nearest."""
+    from mathlib.corpus import glibc_flt32_dir
+    from mathlib.source_tree import ensure_glibc_tree, glibc_root
+
+    tree = ensure_glibc_tree(glibc_root(glibc_flt32_dir()))
+    names = set(vecmath.LIBMVEC_FUNCTIONS) | {n + s for n in vecmath.SLEEF_FUNCTIONS for s in ("", "f")}
+    listed: dict[str, int] = {}
+    for arch in ("x86_64/fpu", "aarch64", "powerpc/fpu"):
+        text = (tree / "sysdeps" / arch / "libm-test-ulps").read_text()
+        for m in re.finditer(r'Function: "(\w+)":\n((?:\w+: \d+\n)+)', text):
+            for line in m.group(2).splitlines():
+                t, v = line.split(": ")
+                name = m.group(1) + ("f" if t == "float" else "")
+                if t in ("float", "double") and name in names:
+                    listed[name] = max(listed.get(name, 0), int(v))
+    assert {n: v for n, v in listed.items() if v > 1} == vecmath.GLIBC_ULP
+    assert listed["cbrt"] == 4 and vecmath.verify_bound(1.0, "cbrt") == 5  # SLEEF u10 against glibc's cbrt
+    assert vecmath.verify_bound(1.0, "logf") == 2 and vecmath.verify_bound(0.0, "cbrt") == 0
+
+
 @pytest.mark.slow
 def test_libm_command_line(lib: Path, tmp_path: Path) -> None:
     p = run([sys.executable, "-m", "mathlib.libm", "--out", lib, "--arch", "x86_64", "--isa", "generic", "--functions",
