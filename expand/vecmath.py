@@ -17,8 +17,8 @@ per register (EXPAND's "calls to math functions reach native vector versions"):
 
 A comma-separated list is an order of preference (``expand,sleef``: ours where we have the
 function, SLEEF for the rest). ``libmvec`` and ``sleef`` change results: ``ulp_bound`` gives the
-bound ``--verify`` then checks (the library's documented bound plus 1 ULP for the scalar
-reference's own error). Which names and types a library has per ISA comes from the tables
+bound ``--verify`` then checks (the library's documented bound plus the scalar reference's own error:
+``GLIBC_ULP``, at least 1 ULP). Which names and types a library has per ISA comes from the tables
 (``Isa.libmvec``, ``Isa.sleef_suffix``, ``Isa.vector_call``) and expand/abi.py (ABI names).
 """
 
