@@ -34,7 +34,13 @@ def fold_int(e: Expr) -> int | None:
             return None
         r = {"-": -v, "~": ~v, "!": int(not v)}.get(e.op)
         return None if r is None else e.type.wrap(r)
-    if isinstance(e, Binary) and isinstance(e.type, Int) and e.op not in ("&&", "||"):
+    if isinstance(e, Binary) and e.op in ("&&", "||"):  # (C evaluates the right only where the left does not decide)
+        a = fold_int(e.left)
+        if a is None or bool(a) == (e.op == "||"):
+            return None if a is None else int(bool(a))
+        b = fold_int(e.right)
+        return None if b is None else int(bool(b))
+    if isinstance(e, Binary) and isinstance(e.type, Int):
         a, b = fold_int(e.left), fold_int(e.right)
         if a is None or b is None:
             return None
@@ -101,14 +107,14 @@ def fold_bit_compare(e: Expr) -> Expr:
 
 def int_range(x: Expr) -> tuple[int, int]:
     """Bounds of integer expression ``x``'s value: a constant's value, what a widening cast of a narrower
-    value lets through (``(int64_t)(unsigned char)n`` is in [0, 255]), 0..1 for a truth value, 0..K for
+    value lets through (``(int64_t)(unsigned char)n`` is in [0, 255]), 0..1 for a truth value or _Bool, 0..K for
     ``y & K`` (K >= 0), else its type's range."""
     t = x.type
     assert isinstance(t, Int)
     v = fold_int(x)
     if v is not None:
         return v, v
-    if isinstance(x, Binary) and x.op in _TRUTH or isinstance(x, Unary) and x.op == "!":
+    if isinstance(x, Binary) and x.op in _TRUTH or isinstance(x, Unary) and x.op == "!" or t.is_bool:
         return 0, 1
     if isinstance(x, Cast) and isinstance(x.operand.type, Int):
         lo, hi = int_range(x.operand)
