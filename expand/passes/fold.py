@@ -161,6 +161,8 @@ def fold_node(e: Expr) -> Expr:
         c = fold_int(e.cond)
         if c is not None:  # (C never evaluates the other arm: '0 ? a << 99 : 0', an inlined helper's constant test)
             return as_type(e.then if c else e.els, e.type)
+    if isinstance(e, Cast) and isinstance(e.type, Int) and e.operand.type == e.type:  # (uint16_t)a of a uint16_t a
+        return e.operand
     if isinstance(e, Cast) and isinstance(e.operand, Cast) and e.operand.operand.type == e.type \
             and isinstance(e.type, Int) and isinstance(e.operand.type, Int) and not e.operand.type.is_bool \
             and e.operand.type.bits >= e.type.bits:  # (int)(unsigned)x is x: a round trip through as many bits
