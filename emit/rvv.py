@@ -57,9 +57,9 @@ class Rvv(Generic):
                        "(vfcvt.rtz.x.f.v: 'decode_save_opc: Assertion', qemu issue 1441)")
     arch = "riscv64"
     SATURATE = True  # (out-of-range conversions as the scalar code's fcvt: emit/generic.py _float_to_int)
-    caveat = ("new and not yet trusted: less fuzzed than the other tables (expand-fuzz seed 20261127's mismatches, "
-              "conversions out of range that Clang made poison, are fixed: 300 programs verify): check each "
-              "output with --verify")
+    caveat = ("new and not yet trusted: less fuzzed than the other tables (expand-fuzz: 500 programs of seed "
+              "20261129 verify; seed 20261127's mismatches, conversions and shifts out of range that Clang made "
+              "poison, are fixed): check each output with --verify")
 
     @property
     def preprocessor(self) -> list[str]:
