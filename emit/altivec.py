@@ -245,9 +245,10 @@ class Altivec(RegIsa):
 
     def _splat_reg(self, k: str, scalar: str) -> str:
         """One register of ``scalar``. powerpc GCC 12 crashes (ICE in gimplify_expr) on vec_splats of
-        an expression with comparisons or ?: (tests/fuzz_regressions/altivec_splat_expression.c): such
-        an expression is splatted as a helper's parameter."""
-        if not re.fullmatch(r"[\w.+\-]+|\(\w+(\s\w+)*\)\s*\(?[\w.+\-]+\)?", scalar.strip()):
+        an expression with comparisons or ?: (tests/fuzz_regressions/altivec_splat_expression.c), and
+        on a conversion to _Bool, which is one (altivec_splat_bool.c): such an expression is splatted as
+        a helper's parameter."""
+        if not re.fullmatch(r"[\w.+\-]+|\(\w+(\s\w+)*\)\s*\(?[\w.+\-]+\)?", scalar.strip()) or "_Bool" in scalar:
             name = self._func(f"_exp_splat1_{k}", self.regtype(k), [f"{scalar_ctype(k)} s"],
                               f"    return {self._splat1(k, 's')};\n")
             return f"{name}({scalar})"
