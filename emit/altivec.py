@@ -357,7 +357,8 @@ class Altivec(RegIsa):
         if not n_uniform:
             return self._map(f"_exp_{OPNAMES[op]}v_{k}", k, lambda x, c: fix(f"{intr}({x}, ({ut})({c}))"), a, n)
         c = _count_lit(n)
-        if c is not None:
+        if c is not None:  # (vec_sl/vec_sr/vec_sra shift by the count modulo the lane width: so may the literal,
+            c %= self.lane_bits(k)  # which does not fit an unsigned int where C's shift is never reached)
             cnt = f"vec_splats({c}{'ull' if wide else 'u'})"
             return self._map(f"_exp_{OPNAMES[op]}{c}_{k}", k, lambda x: fix(f"{intr}({x}, {cnt})"), a)
         return self._lift(f"_exp_{OPNAMES[op]}u_{k}", self.vtype(k), self.nregs(k),
