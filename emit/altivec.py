@@ -43,6 +43,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from expand.ir.cprint import literal_value
+
 from .isa import (
     CMPOPS,
     OPNAMES,
@@ -80,15 +82,6 @@ _FLOAT_LIT = re.compile(r"\s*(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+(?=[eE]))(?:[eE][+
 def _lit(text: str) -> int | None:
     """The value of a plain decimal/hex C integer literal without suffix, else None."""
     return int(text, 0) if _PLAIN_INT.fullmatch(text) else None
-
-
-def _count_lit(text: str) -> int | None:
-    """The value of an integer literal shift count (suffixes and octal allowed), else None."""
-    m = re.fullmatch(r"\s*(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)[uUlL]*\s*", text)
-    if not m:
-        return None
-    t = m[1]
-    return int(t, 16) if t[:2] in ("0x", "0X") else int(t, 8) if t.startswith("0") else int(t)
 
 
 class Altivec(RegIsa):
@@ -356,7 +349,7 @@ class Altivec(RegIsa):
 
         if not n_uniform:
             return self._map(f"_exp_{OPNAMES[op]}v_{k}", k, lambda x, c: fix(f"{intr}({x}, ({ut})({c}))"), a, n)
-        c = _count_lit(n)
+        c = literal_value(n.strip())
         if c is not None:  # (vec_sl/vec_sr/vec_sra shift by the count modulo the lane width: so may the literal,
             c %= self.lane_bits(k)  # which does not fit an unsigned int where C's shift is never reached)
             cnt = f"vec_splats({c}{'ull' if wide else 'u'})"

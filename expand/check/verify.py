@@ -1391,10 +1391,10 @@ def _scalar_flags(base: list[str], clang: bool) -> list[str]:
 
 
 def _abstract_machine_calls(clang: bool) -> list[str]:
-    """GCC's flag that makes every libm call whose value is dead, on both sides of the comparison (the
-    scalar reference and the harness with the vector file): the vector code's errno-only call
-    ``(void)exp(y)`` lost the ERANGE of an underflow as the reference did before (expand-fuzz
-    20261129-1169, on every GCC table)."""
+    """GCC's flag that keeps every libm call whose value is dead (as C's abstract machine makes it), for both
+    sides of the comparison, the scalar reference (``_scalar_flags``) and the harness with the vector file:
+    without it on the vector side, the output's errno-only call ``(void)exp(y)`` lost an underflow's ERANGE
+    (expand-fuzz 20261129-1169, on every GCC table)."""
     return [] if clang else ["-fno-tree-builtin-call-dce"]
 
 
