@@ -193,6 +193,9 @@ class Isa:
     HEADERS: ClassVar[tuple[str, ...]] = ()
     CC: ClassVar[tuple[str, ...]] = ("gcc",)
     RUN_PREFIX: ClassVar[tuple[str, ...]] = ()
+    #: Flags after ``CFLAGS`` for the scalar reference --verify compares with (expand/check/verify.py):
+    #: where the emulator computes an instruction wrong that the compiler may pick for scalar code.
+    REFERENCE_CFLAGS: ClassVar[tuple[str, ...]] = ()
     #: The lowest version of the emulator (``RUN_PREFIX[0] --version``) that runs this table's code
     #: right, with why (emit/host.py): () = any.
     RUN_MIN_VERSION: ClassVar[tuple[tuple[int, ...], str] | tuple[()]] = ()
@@ -246,6 +249,7 @@ class Isa:
         self.headers: list[str] = list(self.HEADERS)
         self.cc: list[str] = list(self.CC)
         self.run_prefix: list[str] = list(self.RUN_PREFIX)
+        self.reference_cflags: list[str] = list(self.REFERENCE_CFLAGS)
         self._needs: dict[str, str] = {}
 
     def __repr__(self) -> str:

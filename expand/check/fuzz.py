@@ -94,8 +94,9 @@ FUZZ_CFLAGS = ("-frounding-math",)
 # take `(float)(uint64_t)-7` (vcvtusi2ssq: 2^64) and `(float)(unsigned)-7` (vcvtusi2ssl: 2^32) for one
 # value, a constant having no mode in RTL: the -O2 reference compared them equal
 # (tests/fuzz_regressions/avx512_unsigned_convert_cse.c; fuzz program 2026-860). -O0 runs no such pass.
-# Elsewhere the -O2 reference stays (on ppc64le an -O0 reference rounds some int64 to
-# float conversions differently by one ulp: CI programs 20240601-27 and -146, not yet understood).
+# Elsewhere the -O2 reference stays (on ppc64le an -O0 reference rounded some int64 to float
+# conversions differently by one ulp, CI programs 20240601-27 and -146: qemu's xscvsxdsp, which
+# rounds twice; AltiVec's reference is now built for POWER7, emit/altivec.py REFERENCE_CFLAGS).
 FUZZ_SCALAR_CFLAGS = {"avx512": ("-O0",)}
 # The same GCC 12 bug hits the vector function too, where uniform scalar code keeps such
 # conversions: on AVX-512 every file is compiled without the two RTL passes that merge them

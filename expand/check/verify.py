@@ -94,6 +94,7 @@ class IsaLike(Protocol):
     cflags: list[str]
     cc: list[str]
     run_prefix: list[str]
+    reference_cflags: list[str]
     clang: bool
 
     def vtype(self, k: str) -> str: ...
@@ -1183,7 +1184,7 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
         # The generated code is held to -Wall -Werror, not the user's headers it includes (as system
         # headers: no warnings from them), nor the user's own sources (compiled without -Werror).
         sys_cpp = [f"-isystem{d}" for d in [*include_dirs, *src_dirs]] + macros
-        scalar_base = _scalar_flags(base, isa.clang)
+        scalar_base = _scalar_flags(base, isa)
         objs: list[str] = []
         try:
             for n, src in enumerate([*scalar_sources, *link_files]):
@@ -1358,7 +1359,7 @@ def _ub_probe(inputs: list[str], isa: IsaLike, wd: Path, base: list[str], scalar
                 objs.append(str(src))
                 continue
             obj = wd / f"ub{n}_{src.stem}.o"
-            _run(_scalar_flags(base, isa.clang) + scalar_cflags + cpp + [UBSAN, "-c", str(src), "-o", str(obj)],
+            _run(_scalar_flags(base, isa) + scalar_cflags + cpp + [UBSAN, "-c", str(src), "-o", str(obj)],
                  f"compiling {src} with -fsanitize=undefined", wd, COMPILE_TIMEOUT)
             objs.append(str(obj))
         exe = wd / "harness_ub"
@@ -1378,16 +1379,17 @@ def _ub_probe(inputs: list[str], isa: IsaLike, wd: Path, base: list[str], scalar
     return out
 
 
-def _scalar_flags(base: list[str], clang: bool) -> list[str]:
+def _scalar_flags(base: list[str], isa: IsaLike) -> list[str]:
     """The flags for the scalar sources: without -Werror (the user's code), and without -fopenmp-simd,
     with which GCC would make vector clones of a function declared '#pragma omp declare simd', under
     the names the vector file's --abi entry points have (the pragma is then an unknown one). GCC's also
     get -fno-tree-builtin-call-dce: at -O2 GCC calls a libm function whose value is dead only when its
     argument overflows (``if (y > 38.5f) exp10f(y)``), so the reference lost the ERANGE of an underflow
     the vector code's call keeps (expand-fuzz 20261127-48); with it the reference makes the call as C's
-    abstract machine does, and errno is the library's."""
+    abstract machine does, and errno is the library's. Last, the table's ``reference_cflags`` (instructions
+    its emulator computes wrong, emit/altivec.py)."""
     return [f for f in base if f not in ("-Werror", "-fopenmp-simd")] + ["-Wno-unknown-pragmas"] \
-        + _abstract_machine_calls(clang)
+        + _abstract_machine_calls(isa.clang) + list(isa.reference_cflags)
 
 
 def _abstract_machine_calls(clang: bool) -> list[str]:
