@@ -661,6 +661,9 @@ class FunctionPrinter:
             whole = self.isa.loadu(k, f"&{base}[{i0}]")
             if self.cur_mask is None:
                 return whole
+            named = self.named.get(("read", cexpr(e), self.cur_mask.name))
+            if named is not None and e is not self.whole:
+                return named
             idx = self.fresh("idx")
             self.lines.append(f"{self.indent}{e.index.type} {idx} = {i0};")
             self.remark("per-lane-load", f"read of '{_accessed_name(e)}' under a mask: one vector load when "
@@ -668,7 +671,12 @@ class FunctionPrinter:
             on = self.on_bits()
             full = (1 << self.isa.lanes) - 1
             lanes = [f"({on} >> {lane} & 1) ? {base}[{idx} + {lane}] : 0" for lane in range(self.isa.lanes)]
-            return f"({on} == {full:#x}u ? {self.isa.loadu(k, f'&{base}[{idx}]')} : {self.isa.build(k, lanes)})"
+            text = f"({on} == {full:#x}u ? {self.isa.loadu(k, f'&{base}[{idx}]')} : {self.isa.build(k, lanes)})"
+            if e is self.whole:
+                return text
+            # named: a ?: of vectors as an operand of an overloaded builtin crashes powerpc GCC 12
+            # (vec_mul((on == 0xfu ? vec_xl(...) : ...), ...): ICE, expand-fuzz altivec 20261129-467)
+            return self.name_once(("read", cexpr(e)), self.isa.vtype(k), _read_name(e), text)
         binds: dict[str, tuple[str, str, bool]] = {}  # (an index's vector, named once per statement)
 
         def lane_text(n: Expr, lane: int) -> str:
