@@ -347,6 +347,18 @@ out:
     return x - b;
 }
 """),
+    # a local array whose only read is dead: its stores go too (GCC's -Wunused-but-set-variable on
+    # the output, expand-fuzz altivec 20261129-1370), a live one beside it stays
+    "dead_local_array": Case("""
+float f(int i, float x)
+{
+    unsigned short a2[8] = { 0 };
+    float b[4] = { 0 };
+    b[i & 3] = x;
+    x = (0.0 == (double)a2[(i & 7)]) ? x : 0.0f;
+    return b[(i + 1) & 3];
+}
+"""),
     # the local array of the diagnostic corpus: a varying index written
     "array_corpus": Case("""
 int f(int x)

@@ -12,15 +12,19 @@ from expand.ir.nodes import (
     Call,
     Expr,
     ExprStmt,
+    Index,
     MaskedLoop,
+    Member,
     Stmt,
     Symbol,
+    Unary,
     UniformIf,
     Var,
     flatten,
     may_fault_read,
     vars_read,
 )
+from expand.ir.types import Array
 
 
 def eliminate_dead(stmts: list[Stmt], live_out: list[Expr],
@@ -37,7 +41,7 @@ def eliminate_dead(stmts: list[Stmt], live_out: list[Expr],
         live |= vars_read(e)
     while True:
         drop: set[int] = set()
-        _live_before(stmts, frozenset(live), frozenset(live), drop, effect_free)
+        _live_before(stmts, frozenset(live), frozenset(live), drop, effect_free, _indexed_only(stmts))
         if not drop:
             break
         stmts = _sweep(stmts, drop, effect_free)
@@ -61,12 +65,58 @@ def _uses(s: Stmt) -> set[Symbol]:
     return out
 
 
+def _indexed_only(stmts: list[Stmt]) -> frozenset[Symbol]:
+    """The local arrays ``stmts`` name only to read or write an element (``a[i]``, ``a[i][j]``): no
+    pointer, address or call sees them, so a store to one is dead where no later statement reads it."""
+    arrays: set[Symbol] = set()
+    other: set[Symbol] = set()
+
+    def visit(e: Expr, base: bool = False, address: bool = False) -> None:
+        """``base``: ``e`` is the array of a subscript; ``address``: ``e``'s address is taken (``&``) or
+        it is an array value, which C turns into a pointer."""
+        if isinstance(e, Var):
+            if e.sym.kind == "local" and isinstance(e.sym.type, Array):
+                (arrays if base and not address else other).add(e.sym)
+            return
+        if isinstance(e, Index):  # (a[i] of a 2-D a is an array: an element's only as a subscript's array)
+            visit(e.base, True, address or isinstance(e.type, Array) and not base)
+            visit(e.index)
+            return
+        if isinstance(e, Member):  # (&a[i].f takes a's address too)
+            visit(e.base, False, address)
+            return
+        for c in e.children():
+            visit(c, False, isinstance(e, Unary) and e.op == "&")
+
+    for st in flatten(stmts):
+        for e in [*_reads(st), *([st.target] if isinstance(st, Assign) else [])]:
+            visit(e)
+    return frozenset(a for a in arrays - other if not a.static and not a.volatile)
+
+
+def _array_stored(s: Stmt) -> Symbol | None:
+    """The array whose element assignment ``s`` stores to (``a[i] = v``, ``a[i][j] = v``), or None."""
+    if not isinstance(s, Assign) or not isinstance(s.target, Index):
+        return None
+    t: Expr = s.target
+    while isinstance(t, Index):
+        t = t.base
+    return t.sym if isinstance(t, Var) else None
+
+
 def _live_before(stmts: list[Stmt], live: frozenset[Symbol], exit_live: frozenset[Symbol],
-                 drop: set[int], effect_free: Callable[[Expr], bool]) -> frozenset[Symbol]:
+                 drop: set[int], effect_free: Callable[[Expr], bool],
+                 arrays: frozenset[Symbol] = frozenset()) -> frozenset[Symbol]:
     """The symbols live before ``stmts`` given those live after (``exit_live``: after the innermost
     loop, where a ``BreakIf`` goes); adds to ``drop`` the ids of the statements that can go (or, for a
-    call whose value is dead, lose their target)."""
+    call whose value is dead, lose their target): among them the stores to the local ``arrays`` that
+    nothing reads after them (an element store kills nothing: the array stays live before it)."""
     for s in reversed(stmts):
+        stored = _array_stored(s)
+        if stored is not None and stored in arrays and stored not in live \
+                and not any(isinstance(n, Call) for side in (s.value, s.target) for n in side.walk()):
+            drop.add(id(s))
+            continue
         if isinstance(s, Assign) and isinstance(s.target, Var) and isinstance(s.value, Var) \
                 and s.value.sym is s.target.sym:  # x = x (Clang's -Wall: -Wself-assign on the output)
             drop.add(id(s))
@@ -83,7 +133,7 @@ def _live_before(stmts: list[Stmt], live: frozenset[Symbol], exit_live: frozense
             head = live | _uses(s)
             while True:  # the least fixed point: what the body reads before writing, each iteration
                 inner: set[int] = set()
-                new = live | _uses(s) | _live_before(s.body, head, live, inner, effect_free)
+                new = live | _uses(s) | _live_before(s.body, head, live, inner, effect_free, arrays)
                 if new == head:
                     break
                 head = new
@@ -91,8 +141,8 @@ def _live_before(stmts: list[Stmt], live: frozenset[Symbol], exit_live: frozense
             live = head
             continue
         if isinstance(s, UniformIf):
-            live = (_live_before(s.then, live, exit_live, drop, effect_free)
-                    | _live_before(s.els, live, exit_live, drop, effect_free)
+            live = (_live_before(s.then, live, exit_live, drop, effect_free, arrays)
+                    | _live_before(s.els, live, exit_live, drop, effect_free, arrays)
                     | _uses(s))
             continue
         if isinstance(s, BreakIf):
