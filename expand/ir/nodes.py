@@ -195,6 +195,28 @@ class Aggregate(Expr):
         return [v for _, v in self.items]
 
 
+
+def same_value(a: Expr, b: Expr) -> bool:
+    """``a`` and ``b`` are the same expression: the same nodes with the same types, operators,
+    constants and symbols (``c ? e : e`` is ``e``, expand/passes/fold.py)."""
+    if type(a) is not type(b) or a.type != b.type:
+        return False
+    for f in a.__dataclass_fields__:
+        x, y = getattr(a, f), getattr(b, f)
+        if isinstance(x, Expr):
+            if not same_value(x, y):
+                return False
+        elif isinstance(x, list):
+            if len(x) != len(y) or not all(same_value(i, j) if isinstance(i, Expr) else i == j
+                                           for i, j in zip(x, y)):
+                return False
+        elif isinstance(x, Symbol) or f == "coord":
+            if f != "coord" and x is not y:
+                return False
+        elif x != y:
+            return False
+    return True
+
 # ------------------------------------------------------------------------------ statements
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from expand.ir.nodes import (
     Binary,
     Call,
@@ -11,11 +13,13 @@ from expand.ir.nodes import (
     Expr,
     Function,
     Index,
+    MathOp,
     Member,
     Unary,
     as_type,
     map_expr,
     map_stmt_exprs,
+    same_value,
     walk_stmts,
 )
 from expand.ir.types import Int
@@ -161,6 +165,15 @@ def fold_node(e: Expr) -> Expr:
         c = fold_int(e.cond)
         if c is not None:  # (C never evaluates the other arm: '0 ? a << 99 : 0', an inlined helper's constant test)
             return as_type(e.then if c else e.els, e.type)
+    if isinstance(e, Cond) and same_value(e.then, e.els) \
+            and not any(isinstance(n, (Call, MathOp)) for n in e.cond.walk()):  # (errno of a test's sqrt stays)
+        # c ? x : x is x: one arm is evaluated either way. (The select of it, printed as AltiVec's
+        # vec_cmpeq(x, vec_sel(x, x, m)), made powerpc GCC 12 compare zeros: true for NaN lanes,
+        # expand-fuzz altivec 20261129-1630.)
+        return as_type(e.then, e.type)
+    if isinstance(e, Cast) and isinstance(e.type, Int) and not e.type.is_bool and e.operand.type.is_float() \
+            and _undefined_conversion(e.operand, e.type):
+        return Const(e.type, 0, "0")
     if isinstance(e, Cast) and isinstance(e.type, Int) and e.operand.type == e.type:  # (uint16_t)a of a uint16_t a
         return e.operand
     if isinstance(e, Cast) and isinstance(e.operand, Cast) and e.operand.operand.type == e.type \
@@ -173,6 +186,21 @@ def fold_node(e: Expr) -> Expr:
             return Const(e.type, v, hex(v) if v > 255 else str(v))
         return fold_range_compare(fold_bit_compare(e))
     return e
+
+
+def _undefined_conversion(e: Expr, t: Int) -> bool:
+    """Converting floating constant ``e`` (a literal, maybe negated) to integer type ``t`` is undefined in
+    C (C11 6.3.1.4: NaN, an infinity, or an integral part ``t`` cannot represent). Such a conversion is 0
+    after fold: whatever reaches it is undefined, and GCC's -Woverflow rejects a guarded
+    ``(unsigned short)(-1.0)`` that no lane reaches (an inlined helper's dead branch, expand-fuzz altivec
+    20261129-814)."""
+    sign = 1.0
+    while isinstance(e, Unary) and e.op in "-+":
+        sign, e = (-sign if e.op == "-" else sign), e.operand
+    if not isinstance(e, Const) or not isinstance(e.value, float):
+        return False
+    v = sign * e.value
+    return math.isnan(v) or math.isinf(v) or not t.min <= math.trunc(v) <= t.max
 
 
 def through_address(n: Expr) -> Expr:
