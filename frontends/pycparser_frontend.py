@@ -1177,6 +1177,59 @@ def layout_lines(pre: str) -> frozenset[tuple[str, int]] | None:
     return frozenset(out)
 
 
+_LINE_MARKER = re.compile(r'# \d+ "((?:[^"\\]|\\.)*)"')
+#: The declarations of the headers a translation unit starts with, by their preprocessed text: the
+#: file-scope declarations and the typedef names they leave (``_parse``; a few texts, newest last).
+_HEADERS: dict[str, tuple[list, frozenset[str]]] = {}
+
+
+def headers_end(pre: str, main: str) -> int:
+    """Where the text of file ``main`` starts in preprocessed ``pre`` after the headers it includes
+    first (the line marker that returns to it), or 0 when it starts with text of its own."""
+    current = None
+    back = 0  # (the last line marker that entered the main file)
+    headers = False  # (any declaration before it)
+    pos = 0
+    for line in pre.splitlines(keepends=True):
+        m = _LINE_MARKER.match(line)
+        if m:
+            if m.group(1) == main and current != main:
+                back = pos
+            current = m.group(1)
+        elif line.strip():
+            if current == main:
+                return back if headers else 0
+            headers = True
+        pos += len(line)
+    return 0
+
+
+def _parse(parser: _Parser, pre: str, path: str) -> c_ast.FileAST:
+    """``pre`` parsed by ``parser``; the headers it starts with parsed once per process (a fuzz run
+    expands hundreds of programs that include the same <math.h>: a quarter of each one's time). The
+    reader reads the shared declarations and changes none of them."""
+    cut = headers_end(pre, path)
+    if not cut:
+        return parser.parse(pre, path)
+    head = pre[:cut]
+    known = _HEADERS.pop(head, None)
+    if known is None:
+        first = _Parser()
+        try:
+            decls = first.parse(head, path).ext
+        except Exception:  # (an error in a header: the whole text says where, as without the cache)
+            return parser.parse(pre, path)
+        known = (decls, frozenset(n for n, is_type in first._scope_stack[0].items() if is_type))
+    _HEADERS[head] = known
+    while len(_HEADERS) > 8:
+        del _HEADERS[next(iter(_HEADERS))]
+    try:
+        own = parser.parse(pre[cut:], path, initial_type_symbols=known[1])
+    except Exception:  # (the whole text's error, or its parse where the split was wrong)
+        return parser.parse(pre, path)
+    return c_ast.FileAST(known[0] + own.ext, own.coord)
+
+
 def read_file(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc: str | Sequence[str] = "gcc",
               char_signed: bool | None = None) -> Module:
     """Preprocess and parse ``text`` (the contents of ``path``) into a Module.
@@ -1187,7 +1240,7 @@ def read_file(path: str, text: str, include_dirs=(), defines=(), undefs=(), cc: 
     text, target, pre = preprocessed(path, text, include_dirs, defines, undefs, cc, char_signed)
     parser = _Parser()
     try:
-        ast = parser.parse(pre, path)
+        ast = _parse(parser, pre, path)
     except RecursionError:
         where = parser.error_coord()
         where = Coord(where.file or path, where.line, where.column or 1) if where is not None else Coord(path, 1, 1)

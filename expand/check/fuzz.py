@@ -2599,8 +2599,13 @@ class Result:
 def _run_job(job: Job) -> Result:
     label = program_seed(job.seed, job.index)
     prog = generate(label, job.opts)
+    wd = None
+    if job.cache_dir is not None:  # one directory per worker, emptied for each program: the same paths
+        wd = job.cache_dir / f"work-{os.getpid()}"  # each time, so the frontend parses the headers once
+        shutil.rmtree(wd, ignore_errors=True)
+        wd.mkdir()
     out = check_source(render(prog), job.isa, n_random=job.n_random, seed=_verify_seed(label),
-                       expect_error=prog.expect_error, cache_dir=job.cache_dir)
+                       expect_error=prog.expect_error, cache_dir=job.cache_dir, workdir=wd)
     return Result(job.index, label, out)
 
 
