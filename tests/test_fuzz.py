@@ -253,7 +253,7 @@ LOG_VECTOR_INACTIVE = LOG_VECTOR_RIGHT.replace(
 
 
 class _StandInSse41:
-    name, lanes, cflags, cc, run_prefix, clang = "sse4.1", 4, ["-msse4.1"], ["gcc"], [], False
+    name, lanes, cflags, cc, run_prefix, reference_cflags, clang = "sse4.1", 4, ["-msse4.1"], ["gcc"], [], [], False
 
     def vtype(self, k: str) -> str:
         return "__m128i"

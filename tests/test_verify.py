@@ -22,6 +22,7 @@ class StandInSse41:
         self.headers = ["<smmintrin.h>"]
         self.cc = ["gcc"]
         self.run_prefix: list[str] = []
+        self.reference_cflags: list[str] = []
         self.clang = False  # compiled by GCC (emit/isa.py Isa.clang)
 
     def vtype(self, k: str) -> str:
