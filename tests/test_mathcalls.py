@@ -297,3 +297,26 @@ def test_both_frontends_agree(tmp_path: Path) -> None:
     outs = [expand_module(r(str(src), src.read_text()), get_isa("neon"), functions=["k"]).text
             for r in (read_file, read_file_clang)]
     assert outs[0] == outs[1]
+
+
+POW_SPECIAL = """#include <math.h>
+
+float f(float x, float y)
+{
+    float a = powf(x, -1.0f) + powf(x, 2.0f) + powf(x, (float)2);
+    double b = pow((double)x, 1.0) - pow((double)y, 0.0) * pow(1.0, (double)y);
+    return a + (float)b;
+}
+"""
+
+
+@pytest.mark.parametrize("isa_name", [*ISAS, "rvv"])
+def test_pow_of_special_exponents_is_what_compilers_make_of_it(tmp_path: Path, isa_name: str) -> None:
+    """GCC and Clang compile pow(x, y) for y = -1, 0, 1, 2 and pow(1, y) to 1 / x, 1, x, x * x, 1 (even
+    at -O0, errno or not: powf(0, -1) sets no ERANGE); expand does the same (expand/passes/fold.py),
+    so results and errno are the scalar code's, on every table, the Clang-compiled rvv one included."""
+    from expand_case import check_source, expand_source
+    _, _, res = expand_source(tmp_path, "pow_special", POW_SPECIAL, isa_name)
+    body = re.sub(r"/\*.*?\*/", "", res.text.split("_Exp_f(")[-1])
+    assert not re.search(r"\bpowf?\(", body) and "errno" not in body, res.text
+    check_source(tmp_path, "pow_special", POW_SPECIAL, isa_name)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import struct
 
 from expand.ir.nodes import (
     Binary,
@@ -16,6 +17,7 @@ from expand.ir.nodes import (
     MathOp,
     Member,
     Unary,
+    Var,
     as_type,
     map_expr,
     map_stmt_exprs,
@@ -171,9 +173,21 @@ def fold_node(e: Expr) -> Expr:
         # vec_cmpeq(x, vec_sel(x, x, m)), made powerpc GCC 12 compare zeros: true for NaN lanes,
         # expand-fuzz altivec 20261129-1630.)
         return as_type(e.then, e.type)
-    if isinstance(e, Cast) and isinstance(e.type, Int) and not e.type.is_bool and e.operand.type.is_float() \
-            and _undefined_conversion(e.operand, e.type):
-        return Const(e.type, 0, "0")
+    if isinstance(e, Cast) and isinstance(e.type, Int) and e.operand.type.is_float():
+        v = float_value(e.operand)
+        if v is not None:
+            return _converted(v, e.type)
+    if isinstance(e, Binary) and e.op in _ORDER and e.left.type.is_float():
+        a, b = float_value(e.left), float_value(e.right)
+        if a is not None and b is not None:  # (exact in any rounding mode; with a NaN only != holds)
+            v = int(_ORDER[e.op](a, b))
+            return Const(e.type, v, str(v))
+    if isinstance(e, Binary) and e.op in _ORDER and isinstance(e.left.type, Int) and same_value(e.left, e.right) \
+            and not any(isinstance(n, Call) or isinstance(n, Var) and n.sym.volatile for n in e.left.walk()):
+        v = int(e.op in ("==", "<=", ">="))  # (x > x: GCC's -Wtautological-compare, once c ? x : x is x)
+        return Const(e.type, v, str(v))
+    if isinstance(e, Call):
+        return pow_folded(e) or e
     if isinstance(e, Cast) and isinstance(e.type, Int) and e.operand.type == e.type:  # (uint16_t)a of a uint16_t a
         return e.operand
     if isinstance(e, Cast) and isinstance(e.operand, Cast) and e.operand.operand.type == e.type \
@@ -188,19 +202,80 @@ def fold_node(e: Expr) -> Expr:
     return e
 
 
-def _undefined_conversion(e: Expr, t: Int) -> bool:
-    """Converting floating constant ``e`` (a literal, maybe negated) to integer type ``t`` is undefined in
-    C (C11 6.3.1.4: NaN, an infinity, or an integral part ``t`` cannot represent). Such a conversion is 0
-    after fold: whatever reaches it is undefined, and GCC's -Woverflow rejects a guarded
-    ``(unsigned short)(-1.0)`` that no lane reaches (an inlined helper's dead branch, expand-fuzz altivec
-    20261129-814)."""
-    sign = 1.0
-    while isinstance(e, Unary) and e.op in "-+":
-        sign, e = (-sign if e.op == "-" else sign), e.operand
-    if not isinstance(e, Const) or not isinstance(e.value, float):
-        return False
-    v = sign * e.value
-    return math.isnan(v) or math.isinf(v) or not t.min <= math.trunc(v) <= t.max
+def float_value(e: Expr) -> float | None:
+    """The value of floating constant expression ``e`` where C's is exactly that in every rounding mode:
+    a literal, negated, or converted from an integer or floating constant without rounding; else None."""
+    if isinstance(e, Const) and e.type.is_float() and isinstance(e.value, (int, float)):
+        return float(e.value)
+    if isinstance(e, Unary) and e.op in "-+" and e.type.is_float():
+        v = float_value(e.operand)
+        return None if v is None else -v if e.op == "-" else v
+    if isinstance(e, Cast) and e.type.is_float():
+        if isinstance(e.operand.type, Int):
+            n = fold_int(e.operand)
+            v = None if n is None or abs(n) > 1 << 53 else float(n)
+        else:
+            v = float_value(e.operand) if e.operand.type.is_float() else None
+        if v is None or e.type.bits == 64:
+            return v
+        if e.type.bits != 32 or math.isnan(v):
+            return None
+        r = _float32(v)
+        return r if r == v else None
+    return None
+
+
+def _float32(v: float) -> float:
+    """``v`` rounded to float (infinite beyond its range)."""
+    try:
+        return struct.unpack("<f", struct.pack("<f", v))[0]
+    except OverflowError:
+        return math.copysign(math.inf, v)
+
+
+def _converted(v: float, t: Int) -> Const:
+    """Floating constant ``v`` converted to integer type ``t``: its integral part, 1 or 0 for a _Bool, and 0
+    where C leaves it undefined (C11 6.3.1.4: NaN, an infinity, an integral part ``t`` cannot represent):
+    whatever reaches such a conversion is undefined, and GCC's -Woverflow rejects a guarded ``(unsigned
+    short)(-1.0)`` that no lane reaches (an inlined helper's dead branch, expand-fuzz altivec 20261129-814)."""
+    if t.is_bool:
+        n = int(v != 0)
+    elif math.isnan(v) or math.isinf(v) or not t.min <= math.trunc(v) <= t.max:
+        n = 0
+    else:
+        n = math.trunc(v)
+    return Const(t, n, hex(n) if n > 255 else str(n))
+
+
+#: pow(x, y) with these exponents: what GCC and Clang compile it to, even at -O0 and with errno (no call)
+_POW = {"pow": 64, "powf": 32, "__builtin_pow": 64, "__builtin_powf": 32}
+
+
+def pow_folded(e: Call) -> Expr | None:
+    """``pow(x, y)`` as GCC and Clang compile it where y is -1, 0, 1 or 2 (``1 / x``, ``1``, ``x``,
+    ``x * x``) or x is 1 (``1``), else None: no call, so no errno (``powf(0, -1)``'s ERANGE) and
+    their rounding, not libm's (expand-fuzz sse2 20261130-767)."""
+    bits = _POW.get(e.func)
+    if bits is None or len(e.args) != 2 or not e.type.is_float() or e.type.bits != bits \
+            or any(a.type != e.type for a in e.args):
+        return None
+    x, y = e.args
+    c, base = float_value(y), float_value(x)
+    one = Const(e.type, 1.0, "1.0f" if bits == 32 else "1.0")
+    calls = any(isinstance(n, Call) for n in x.walk())
+    if c == 1:
+        return x
+    if c == -1:
+        return Binary(e.type, "/", one, x)
+    if calls:
+        return None
+    if c == 0:
+        return one
+    if c == 2:
+        return Binary(e.type, "*", x, x)
+    if base == 1 and not any(isinstance(n, Call) for n in y.walk()):
+        return one
+    return None
 
 
 def through_address(n: Expr) -> Expr:

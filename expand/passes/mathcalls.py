@@ -44,6 +44,7 @@ from expand.ir.nodes import (
     Unary,
     map_expr,
 )
+from expand.passes.fold import pow_folded
 
 #: every recognized function (without the ``f`` suffix) -> argument count
 FUNCS = {"fabs": 1, "copysign": 2, **MATH_OPS}
@@ -121,6 +122,9 @@ def _stmts(stmts: list[Stmt], mod: Module, keep: Collection[str]) -> None:
 def _call(n: Expr, mod: Module, keep: Collection[str]) -> Expr:
     if not isinstance(n, Call):
         return n
+    folded = None if n.func in mod.functions else pow_folded(n)  # (pow(x, 2) is x * x: before errno is
+    if folded is not None:  # tracked, as no call remains)
+        return folded
     info = _lookup(n.func)
     if info is None or n.func in mod.functions or n.func in keep:
         return n
