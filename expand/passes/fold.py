@@ -24,7 +24,7 @@ from expand.ir.nodes import (
     same_value,
     walk_stmts,
 )
-from expand.ir.types import Int
+from expand.ir.types import Int, strip_spelling
 
 
 def fold_int(e: Expr) -> int | None:
@@ -256,13 +256,14 @@ def pow_folded(e: Call) -> Expr | None:
     ``x * x``) or x is 1 (``1``), else None: no call, so no errno (``powf(0, -1)``'s ERANGE) and
     their rounding, not libm's (expand-fuzz sse2 20261130-767)."""
     bits = _POW.get(e.func)
-    if bits is None or len(e.args) != 2 or not e.type.is_float() or e.type.bits != bits \
-            or any(a.type != e.type for a in e.args):
+    t = strip_spelling(e.type)
+    if bits is None or len(e.args) != 2 or not t.is_float() or t.bits != bits \
+            or any(strip_spelling(a.type) != t for a in e.args):
         return None
     x, y = e.args
     c, base = float_value(y), float_value(x)
     one = Const(e.type, 1.0, "1.0f" if bits == 32 else "1.0")
-    calls = any(isinstance(n, Call) for n in x.walk())
+    calls = any(isinstance(n, Call) or isinstance(n, Var) and n.sym.volatile for n in x.walk())  # (x * x reads x twice)
     if c == 1:
         return x
     if c == -1:
