@@ -33,7 +33,7 @@ fi
 python3 -m pip install -q -e '.[test]' 2>/dev/null || python3 -m pip install -q --break-system-packages -e '.[test]'
 # bytecode for the package once: where PYTHONDONTWRITEBYTECODE is set (as on our machines) every expand
 # process the tests start would compile its modules again (half of a small expand run's time)
-python3 -m compileall -q -x '/glibc/' expand frontends predication emit mathlib >/dev/null
+python3 -m compileall -q -x '/glibc/' expand frontends predication emit mathlib >/dev/null || true  # (a speed-up only)
 python3 tests/conftest.py  # the versions, the CPU and the ISAs this run can run
 # every test, the slow ones included, but the deep cross products (tests/conftest.py: python3 -m pytest -m deep -n 2);
 # the daily loop while working: python3 -m pytest -m "not slow" -n 2
