@@ -457,13 +457,15 @@ class FunctionPrinter:
                     key = cexpr(n.index)
                     self.index_uses[key] = self.index_uses.get(key, 0) + 1
 
-    def name_once(self, key: tuple[str, ...], vtype: str, base: str, text: str) -> str:
+    def name_once(self, key: tuple[str, ...], vtype: str, base: str, text: str | Callable[[], str]) -> str:
         """A variable of C type ``vtype`` holding ``text``, declared before the statement the first time
-        ``key`` is asked for in it (named after ``base``), the same variable after that."""
+        ``key`` is asked for in it (named after ``base``), the same variable after that. ``text`` may be a
+        function making it (and the lines it needs first), called only then."""
         key = (*key, self.cur_mask.name if self.cur_mask is not None else "")
         if key not in self.named:
+            value = text if isinstance(text, str) else text()
             name = self.fresh(base)
-            self.lines.append(f"{self.indent}{vtype} {name} = {text};")
+            self.lines.append(f"{self.indent}{vtype} {name} = {value};")
             self.named[key] = name
         return self.named[key]
 
@@ -524,22 +526,22 @@ class FunctionPrinter:
             whole = self.isa.loadu(k, f"&{base}[{i0}]")
             if self.cur_mask is None:
                 return whole
-            named = self.named.get(("read", cexpr(e), self.cur_mask.name))
-            if named is not None and e is not self.whole:
-                return named
-            idx = self.fresh("idx")
-            self.lines.append(f"{self.indent}{e.index.type} {idx} = {i0};")
-            self.remark("per-lane-load", f"read of '{_accessed_name(e)}' under a mask: one vector load when "
-                                         "every lane is on, else one load per active lane")
-            on = self.on_bits()
-            full = (1 << self.isa.lanes) - 1
-            lanes = [f"({on} >> {lane} & 1) ? {base}[{idx} + {lane}] : 0" for lane in range(self.isa.lanes)]
-            text = f"({on} == {full:#x}u ? {self.isa.loadu(k, f'&{base}[{idx}]')} : {self.isa.build(k, lanes)})"
+
+            def masked_read() -> str:
+                idx = self.fresh("idx")
+                self.lines.append(f"{self.indent}{e.index.type} {idx} = {i0};")
+                self.remark("per-lane-load", f"read of '{_accessed_name(e)}' under a mask: one vector load "
+                                             "when every lane is on, else one load per active lane")
+                on = self.on_bits()
+                full = (1 << self.isa.lanes) - 1
+                lanes = [f"({on} >> {lane} & 1) ? {base}[{idx} + {lane}] : 0" for lane in range(self.isa.lanes)]
+                return f"({on} == {full:#x}u ? {self.isa.loadu(k, f'&{base}[{idx}]')} : {self.isa.build(k, lanes)})"
+
             if e is self.whole:
-                return text
+                return masked_read()
             # named: a ?: of vectors as an operand of an overloaded builtin crashes powerpc GCC 12
             # (vec_mul((on == 0xfu ? vec_xl(...) : ...), ...): ICE, expand-fuzz altivec 20261129-467)
-            return self.name_once(("read", cexpr(e)), self.isa.vtype(k), _read_name(e), text)
+            return self.name_once(("read", cexpr(e)), self.isa.vtype(k), _read_name(e), masked_read)
         binds: dict[str, tuple[str, str, bool]] = {}  # (an index's vector, named once per statement)
 
         def lane_text(n: Expr, lane: int) -> str:

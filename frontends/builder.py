@@ -68,7 +68,6 @@ from . import initializers as inits
 from .csemantics import (
     COMPARISONS,
     effects_only,
-    float32,
     is_null_pointer_constant,
     lvalue_name,
     null_comparison,
@@ -768,7 +767,7 @@ class Builder(ABC):
             raise error(co, "long double constants are not supported")
         v = value if value is not None else float.fromhex(body) if body.lower().startswith("0x") else float(body)
         if suffix == "f":
-            return Const(self.confirm(T.FLOAT, whole, "type"), float32(v), text)
+            return Const(self.confirm(T.FLOAT, whole, "type"), T.float32(v), text)
         return Const(self.confirm(T.DOUBLE, whole, "type"), v, text)
 
     def char_literal(self, text: str, co: Coord) -> tuple[T.Int, int]:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import math
 import re
-import struct
 import subprocess
 from collections.abc import Sequence
 from fractions import Fraction
@@ -159,7 +157,7 @@ def long_double_literal(text: str, t: T.CType) -> Const | None:
     if want == 0:  # (underflows: spelled so that no compiler warns the constant is truncated to zero)
         return Const(t, v, ("-0.0" if exact < 0 else "0.0") + ("f" if t.bits == 32 else ""))
     if t.bits == 32:
-        spelled = body + "f" if Fraction(float32(float(body))) == want else float(want).hex() + "f"
+        spelled = body + "f" if Fraction(T.float32(float(body))) == want else float(want).hex() + "f"
         return Const(t, v, spelled)
     return Const(t, v, body if Fraction(float(body)) == want else v.hex())
 
@@ -168,14 +166,6 @@ def effects_only(co: Coord, value: Expr, pre: list[Stmt]) -> list[Stmt]:
     """The statements of an expression read for its side effects alone (an asm input): what its side
     effects run first (``pre``), and a statement making its calls."""
     return [*pre, *([ExprStmt(co, value)] if any(isinstance(n, Call) for n in value.walk()) else [])]
-
-
-def float32(v: float) -> float:
-    """``v`` rounded to the nearest float (as a Python float)."""
-    try:
-        return struct.unpack("<f", struct.pack("<f", v))[0]
-    except OverflowError:
-        return math.copysign(math.inf, v)
 
 
 def lvalue_name(e: Expr) -> str:

@@ -6,7 +6,6 @@ own ``int_range``; emit/printer.py decides from these where uniform C needs a gu
 from __future__ import annotations
 
 import math
-import struct
 
 from expand.ir import types as T
 from expand.ir.cprint import cexpr
@@ -55,7 +54,7 @@ def constant_value(x: Expr) -> float | None:
         v = constant_value(x.operand)
         if v is None or not x.type.is_float():
             return None
-        return struct.unpack("f", struct.pack("f", v))[0] if x.type.bits == 32 and abs(v) < 3e38 else float(v)
+        return T.float32(v) if x.type.bits == 32 and abs(v) < 3e38 else float(v)
     if isinstance(x, Const) and isinstance(x.value, (int, float)) and math.isfinite(x.value):
         return x.value
     return None

@@ -89,17 +89,16 @@ from expand.vecmath import EXPANDM_FUNCTIONS
 # scalar code in the vector function. With sign-dependent rounding honoured GCC keeps the additions.
 # (Clang, which compiles the rvv tables, does no such folding and rejects -frounding-math on riscv64.)
 FUZZ_CFLAGS = ("-frounding-math",)
-# The scalar reference is compiled at -O2 as the vector file is (FUZZ_SCALAR_CFLAGS: more flags for it,
-# by ISA). AVX-512's was at -O0 for a while: AVX-512 has one instruction for each unsigned-to-float
-# conversion, and with -frounding-math (no folding of inexact conversions) GCC 12's RTL CSE and GCSE
-# take `(float)(uint64_t)-7` (vcvtusi2ssq: 2^64) and `(float)(unsigned)-7` (vcvtusi2ssl: 2^32) for one
-# value, a constant having no mode in RTL (tests/fuzz_regressions/avx512_unsigned_convert_cse.c;
-# fuzz program 2026-860). FUZZ_ISA_CFLAGS below turns those passes off for every file, the reference
-# too, and an -O0 reference kept the dead `cosf` calls that GCC at -O2, and so the vector code, drops
-# (errno: expand-fuzz avx512 20261130-1943). On ppc64le an -O0 reference rounded some int64 to float
-# conversions differently by one ulp (CI programs 20240601-27 and -146): qemu's xscvsxdsp, which
-# rounds twice; AltiVec's reference is built for POWER7 (emit/altivec.py REFERENCE_CFLAGS).
-FUZZ_SCALAR_CFLAGS: dict[str, tuple[str, ...]] = {}
+# The scalar reference is compiled at -O2 as the vector file is (with an ISA table's own flags for it,
+# where its emulator needs them: emit/isa.py REFERENCE_CFLAGS; AltiVec's is built for POWER7, as qemu's
+# xscvsxdsp rounds int64 to float twice: CI programs 20240601-27 and -146 once differed by one ulp).
+# AVX-512's was at -O0 for a while: AVX-512 has one instruction for each unsigned-to-float conversion,
+# and with -frounding-math (no folding of inexact conversions) GCC 12's RTL CSE and GCSE take
+# `(float)(uint64_t)-7` (vcvtusi2ssq: 2^64) and `(float)(unsigned)-7` (vcvtusi2ssl: 2^32) for one value,
+# a constant having no mode in RTL (tests/fuzz_regressions/avx512_unsigned_convert_cse.c; fuzz program
+# 2026-860). FUZZ_ISA_CFLAGS below turns those passes off for every file, the reference too, and an -O0
+# reference kept the dead `cosf` calls that GCC at -O2, and so the vector code, drops (errno:
+# expand-fuzz avx512 20261130-1943).
 # The same GCC 12 bug hits the vector function too, where uniform scalar code keeps such
 # conversions: on AVX-512 every file is compiled without the two RTL passes that merge them
 # (tests/fuzz_regressions/avx512_unsigned_convert_cse.c; docs/verification.md, "Known compiler bugs").
@@ -2252,8 +2251,7 @@ def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int | 
                      constants=e.constants, n_random=n_random, seed=seed, call_log=True,
                      call_log_loose=loop_sites_of(text), call_log_loose_step=SITE_STEP,
                      nan_bits=False, pch=pch,
-                     cflags=cflags, scalar_cflags=(*FUZZ_SCALAR_CFLAGS.get(isa.name, ()),
-                                                   *(FUZZ_PROGRAM_CFLAGS if gcc else ()),
+                     cflags=cflags, scalar_cflags=(*(FUZZ_PROGRAM_CFLAGS if gcc else ()),
                                                    *(UBSAN if sanitize else ())),
                      global_vars=[(g.name, g.type) for g in e.globals], timeout=FUZZ_RUN_TIMEOUT,
                      **({"ulp_bound": needs.ulp_bound} if needs.ulp_bound is not None else {}))

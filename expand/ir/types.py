@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import re
+import struct
 import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -515,3 +517,11 @@ def punnable(t: CType) -> bool:
         return False
     sizes = {ft.size() for _, ft in t.fields if ft.is_arith()}
     return len(sizes) == 1 and all(ft.is_arith() for _, ft in t.fields)
+
+
+def float32(v: float) -> float:
+    """``v`` rounded to the nearest float (as a Python float; infinite beyond float's range)."""
+    try:
+        return struct.unpack("<f", struct.pack("<f", v))[0]
+    except OverflowError:
+        return math.copysign(math.inf, v)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import struct
 
 from expand.ir.nodes import (
     Binary,
@@ -19,12 +18,13 @@ from expand.ir.nodes import (
     Unary,
     Var,
     as_type,
+    int_const,
     map_expr,
     map_stmt_exprs,
     same_value,
     walk_stmts,
 )
-from expand.ir.types import Int, strip_spelling
+from expand.ir.types import Int, float32, strip_spelling
 
 
 def fold_int(e: Expr) -> int | None:
@@ -180,12 +180,10 @@ def fold_node(e: Expr) -> Expr:
     if isinstance(e, Binary) and e.op in _ORDER and e.left.type.is_float():
         a, b = float_value(e.left), float_value(e.right)
         if a is not None and b is not None:  # (exact in any rounding mode; with a NaN only != holds)
-            v = int(_ORDER[e.op](a, b))
-            return Const(e.type, v, str(v))
+            return int_const(int(_ORDER[e.op](a, b)), e.type)
     if isinstance(e, Binary) and e.op in _ORDER and isinstance(e.left.type, Int) and same_value(e.left, e.right) \
-            and not any(isinstance(n, Call) or isinstance(n, Var) and n.sym.volatile for n in e.left.walk()):
-        v = int(e.op in ("==", "<=", ">="))  # (x > x: GCC's -Wtautological-compare, once c ? x : x is x)
-        return Const(e.type, v, str(v))
+            and _same_each_read(e.left):  # (x > x: GCC's -Wtautological-compare, once c ? x : x is x)
+        return int_const(int(e.op in ("==", "<=", ">=")), e.type)
     if isinstance(e, Call):
         return pow_folded(e) or e
     if isinstance(e, Cast) and isinstance(e.type, Int) and e.operand.type == e.type:  # (uint16_t)a of a uint16_t a
@@ -220,17 +218,9 @@ def float_value(e: Expr) -> float | None:
             return v
         if e.type.bits != 32 or math.isnan(v):
             return None
-        r = _float32(v)
+        r = float32(v)
         return r if r == v else None
     return None
-
-
-def _float32(v: float) -> float:
-    """``v`` rounded to float (infinite beyond its range)."""
-    try:
-        return struct.unpack("<f", struct.pack("<f", v))[0]
-    except OverflowError:
-        return math.copysign(math.inf, v)
 
 
 def _converted(v: float, t: Int) -> Const:
@@ -245,6 +235,11 @@ def _converted(v: float, t: Int) -> Const:
     else:
         n = math.trunc(v)
     return Const(t, n, hex(n) if n > 255 else str(n))
+
+
+def _same_each_read(e: Expr) -> bool:
+    """``e`` gives the same value each time it is read: no call, nothing volatile."""
+    return not any(isinstance(n, Call) or isinstance(n, Var) and n.sym.volatile for n in e.walk())
 
 
 #: pow(x, y) with these exponents: what GCC and Clang compile it to, even at -O0 and with errno (no call)
@@ -263,12 +258,12 @@ def pow_folded(e: Call) -> Expr | None:
     x, y = e.args
     c, base = float_value(y), float_value(x)
     one = Const(e.type, 1.0, "1.0f" if bits == 32 else "1.0")
-    calls = any(isinstance(n, Call) or isinstance(n, Var) and n.sym.volatile for n in x.walk())  # (x * x reads x twice)
+    stable = _same_each_read(x)  # (x * x reads x twice; pow(x, 0) reads it never)
     if c == 1:
         return x
     if c == -1:
         return Binary(e.type, "/", one, x)
-    if calls:
+    if not stable:
         return None
     if c == 0:
         return one

@@ -6,7 +6,7 @@
    one instruction per unsigned-to-float conversion (vcvtusi2ssq, vcvtusi2ssl); -frounding-math
    keeps them unfolded, and RTL CSE/GCSE, which see the constant -7 with no mode, merge the two.
    The scalar reference skipped `return log_u32(7, 0u)` for every x >= 1; the vector code was right.
-   Fixed in the fuzzer: the scalar reference was compiled at -O0 (FUZZ_SCALAR_CFLAGS). Since the
+   Fixed in the fuzzer: the scalar reference was compiled at -O0 (for a while). Since the
    vector function keeps the uniform scalar condition, GCC miscompiled it there as well (CI run of
    2026-11-26, the first on a CPU with AVX-512): on AVX-512 every file is now compiled with
    -fno-rerun-cse-after-loop -fno-gcse (FUZZ_ISA_CFLAGS), the reference at -O2 again among them. */
