@@ -503,6 +503,22 @@ class Isa:
         lanes), as many scalar loads as lanes."""
         return self.build(k, [read.lane(lane) for lane in range(self.lanes)])
 
+    def small_table_max(self, k: str) -> int:
+        """The most elements of kind ``k`` a table may have for ``small_table`` to read it (0, here:
+        none: in-register permutes are no better than loads per lane on this ISA)."""
+        return 0
+
+    def small_table(self, k: str, base: str, n: int, index: str) -> str:
+        """The gang of kind ``k`` whose lane l is ``base[index[l]]``, from the ``n`` elements at ``base``
+        (``n`` <= ``small_table_max(k)``) held in registers and picked by in-register permutes.
+        ``index``: a gang of kind ``table_index_kind(k)``; in active lanes in [0, n); in other lanes
+        any value (their result is unspecified; no memory but the ``n`` elements is touched)."""
+        raise NotImplementedError
+
+    def table_index_kind(self, k: str) -> str:
+        """The kind of ``small_table``'s index gang: as wide as the elements."""
+        return "i64" if kind_bits(k) == 64 else "i32"
+
     # ------------------------------------------------------------------ arithmetic
     def binop(self, op: str, k: str, a: str, b: str) -> str:
         """``a op b`` lane by lane with C semantics on kind ``k`` (integer + - * wrap).

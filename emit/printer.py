@@ -33,6 +33,7 @@ from expand.ir.nodes import (
     Binary,
     BitCast,
     BreakIf,
+    BreakIfNone,
     Call,
     Cast,
     Cond,
@@ -61,9 +62,35 @@ from expand.ir.nodes import (
 )
 from predication.ifconvert import Linear
 
-from .isa import TableRead, lane_kind, scalar_ctype
+from .isa import TableRead, kind_bits, lane_kind, scalar_ctype
 
 CMP = ("==", "!=", "<", "<=", ">", ">=")
+
+
+def _negated(cond: str) -> str:
+    """``!cond`` for a C condition: ``(!x)`` becomes ``x``, ``(x)`` and ``f(x)`` take a plain ``!``."""
+
+    def closes_at_end(text: str, start: int) -> bool:  # (the parenthesis at start closes at the end)
+        depth = 0
+        for i in range(start, len(text)):
+            depth += (text[i] == "(") - (text[i] == ")")
+            if depth == 0:
+                return i == len(text) - 1
+        return False
+
+    if cond.startswith("(!") and closes_at_end(cond, 0):
+        inner = cond[2:-1]
+        if inner.replace("_", "a").isalnum() or inner.startswith("(") and closes_at_end(inner, 0):
+            return inner
+        head = inner.split("(", 1)[0]
+        if head and head.replace("_", "a").isalnum() and closes_at_end(inner, len(head)):
+            return inner
+    if cond.startswith("(") and closes_at_end(cond, 0):
+        return f"!{cond}"
+    head = cond.split("(", 1)[0]
+    if head and head.replace("_", "a").isalnum() and "(" in cond and closes_at_end(cond, len(head)):
+        return f"!{cond}"
+    return f"!({cond})"
 
 
 def declare(t: T.CType, name: str) -> str:
@@ -119,6 +146,8 @@ def read_before_written(stmts: list[Stmt]) -> set[Symbol]:
                 reads = vars_read(s.expr)
             elif isinstance(s, BreakIf):
                 reads = vars_read(s.cond)
+            elif isinstance(s, BreakIfNone):
+                reads = {s.mask}
             early.update(reads - seen)
             add(reads)
             if isinstance(s, Assign) and isinstance(s.target, Var):
@@ -542,6 +571,9 @@ class FunctionPrinter:
             # named: a ?: of vectors as an operand of an overloaded builtin crashes powerpc GCC 12
             # (vec_mul((on == 0xfu ? vec_xl(...) : ...), ...): ICE, expand-fuzz altivec 20261129-467)
             return self.name_once(("read", cexpr(e)), self.isa.vtype(k), _read_name(e), masked_read)
+        small = self.small_table_read(e, k)
+        if small is not None:
+            return small
         binds: dict[str, tuple[str, str, bool]] = {}  # (an index's vector, named once per statement)
 
         def lane_text(n: Expr, lane: int) -> str:
@@ -590,6 +622,83 @@ class FunctionPrinter:
             self.remark("gather", f"read of {what} at an index that differs per lane: a gather "
                                   f"instruction{' under the mask' if self.cur_mask is not None else ''}{apart}")
         return self.isa.gather(k, read, None if self.cur_mask is None else self.cur_mask.name)
+
+    def small_table_read(self, e: Expr, k: str) -> str | None:
+        """A read at one varying index ``i`` from a uniform array of known length ``L``: with ``L`` <= 2
+        (glibc's ``__sincosf_table[n]``) on every ISA the select of the broadcast elements (``i == 1 ?
+        T[1] : T[0]``); with the elements from the one ``e`` names at ``i`` = 0 on fitting
+        ``Isa.small_table`` (AVX-512), in-register permutes at ``i`` times the elements of kind ``k``
+        from one index to the next. Else None. Inactive lanes' ``i`` may be anything: both read only
+        the table. Not with ``--gathers on`` where the ISA has gather instructions: those then."""
+        isa = self.isa
+        if not isinstance(e.type, (T.Int, T.Float)):
+            return None
+        terms: list[Index] = []
+        node = e
+        while self.sh.varying(node):
+            if isinstance(node, Member) and not node.arrow:
+                node = node.base
+            elif isinstance(node, Index):
+                if self.sh.varying(node.index):
+                    terms.append(node)
+                node = node.base
+            else:
+                return None
+        if len(terms) != 1 or not isinstance(terms[0].base.type, T.Array) or not terms[0].base.type.length:
+            return None
+        if any(isinstance(t, T.Record) and t.layout_problem
+               for n in e.walk() if isinstance(n, (Index, Member)) for t in (n.type, n.base.type)):
+            return None
+        term = terms[0]
+        length = term.base.type.length
+
+        def at(i: int) -> Expr:  # (e with the varying index replaced by i: a uniform read)
+            def sub(n: Expr) -> Expr:
+                if isinstance(n, Member) and self.sh.varying(n):
+                    return Member(n.type, sub(n.base), n.name, n.arrow)
+                if isinstance(n, Index) and self.sh.varying(n):
+                    return Index(n.type, sub(n.base), int_const(i) if n is term else n.index)
+                return n
+            return sub(e)
+
+        what = _read_what(e)
+        idx = term.index
+        ik = self.k(idx.type)
+        if isa.gather_native(k, ik):  # (--gathers on: the gather instructions asked for)
+            return None
+        if length <= 2:
+            first = isa.splat(k, cexpr(at(0)))
+            self.remark("small-table", f"read of {what} at an index that differs per lane: the table's "
+                                       f"{length} element{'s' if length > 1 else ''} broadcast"
+                                       f"{' and selected' if length > 1 else ''}")
+            if length == 1:
+                return first
+            return isa.select(k, isa.cmp("==", ik, self.vec(idx), isa.splat(ik, "1")), isa.splat(k, cexpr(at(1))),
+                              first)
+        if isa.small_table_max(k) == 0:
+            return None
+        try:
+            esz, tsz = e.type.size(), term.type.size()
+        except TypeError:
+            return None
+        if esz == 0 or tsz % esz:
+            return None
+        stride = tsz // esz
+        n = (length - 1) * stride + 1
+        if n > isa.small_table_max(k):
+            return None
+        ck = isa.table_index_kind(k)
+        v = self.vec(idx)
+        if ik != ck:
+            v = isa.bitcast(ik, ck, v) if kind_bits(ik) == kind_bits(ck) and not isa.is_narrow(ik) \
+                else isa.convert(ik, ck, v)
+        if stride > 1:
+            v = isa.shift("<<", ck, v, str(stride.bit_length() - 1), True) if stride & (stride - 1) == 0 \
+                else isa.binop("*", ck, v, isa.splat(ck, str(stride)))
+        base = cexpr(e.base) if term is e else "&" + cexpr(at(0))
+        self.remark("small-table", f"read of {what} at an index that differs per lane: the table's "
+                                   f"{n} elements in registers, picked by permutes")
+        return isa.small_table(k, base, n, v)
 
     def table_read(self, e: Expr, k: str, lane: Callable[[int], str]) -> TableRead:
         """The read ``e`` as ``Isa.gather`` takes it. When its address is a uniform table's plus a sum of
@@ -722,7 +831,7 @@ class FunctionPrinter:
         ind = self.indent
         self.at = s.coord
         if isinstance(s, MaskedLoop):
-            if s.active is None:
+            if s.active is None or not s.head_test:
                 self.lines.append(f"{ind}for (;;) {{")
             else:
                 self.lines.append(f"{ind}while ({isa.mask_any(s.active.name)}) {{")
@@ -758,6 +867,10 @@ class FunctionPrinter:
                 for r in sorted(s.resets, key=lambda x: x.name):
                     self.lines.append(f"{ind}    {r.name} = {isa.mask_const(False)};")
             self.lines.append(f"{ind}}}")
+            return
+        if isinstance(s, BreakIfNone):
+            self.lines.append(f"{ind}if ({_negated(isa.mask_any(s.mask.name))})")
+            self.lines.append(f"{ind}    break;")
             return
         if isinstance(s, BreakIf):  # (every lane runs a uniform loop: no mask guards its test)
             self.cur_mask = None

@@ -57,6 +57,7 @@ from expand.passes.pointer_locals import pointer_locals
 from expand.vecmath import VectorMath
 from predication.boscc import insert_guards
 from predication.dot import to_dot
+from predication.exit_tests import sink_exit_tests
 from predication.ifconvert import if_convert
 from predication.remarks import loop_remarks
 from predication.single_exit import single_exit
@@ -302,6 +303,7 @@ def vectorize(fn: Function, isa, vname: str, prefix: str, expandable: set[str], 
     shapes = analyze(fn.params, lin.stmts, entry)
     check_shared_stores(lin.stmts, shapes, lin.ret.value)
     insert_guards(lin, boscc, isa.boscc_test_cost, isa.boscc_plain_cost, isa.boscc_blend_cost, isa.boscc_regs)
+    used = used - sink_exit_tests(lin, shapes)  # (the staying masks it drops)
     printer = FunctionPrinter(isa, lin, shapes, prefix, set(expandable))
     text = printer.function(vname, used, entry)
     if remarks is not None:

@@ -295,6 +295,9 @@ class MaskedLoop(Stmt):
 
     active: Symbol | None
     body: list[Stmt]
+    #: False: no test of ``active`` at the head; the loop leaves by ``BreakIfNone`` where lanes leave
+    #: (predication/exit_tests.py)
+    head_test: bool = True
 
 
 @dataclass(eq=False)
@@ -302,6 +305,14 @@ class BreakIf(Stmt):
     """After if-conversion, in a uniform loop: ``if (cond) break;`` on a uniform condition."""
 
     cond: Expr
+
+
+@dataclass(eq=False)
+class BreakIfNone(Stmt):
+    """After exit sinking (predication/exit_tests.py): ``if (!any(mask)) break;``, the divergent loop's
+    last lane has left."""
+
+    mask: Symbol
 
 
 @dataclass(eq=False)
@@ -533,6 +544,8 @@ def stmt_reads(t: Stmt) -> set[Symbol]:
         r |= vars_read(t.cond)
     elif isinstance(t, MaskedLoop) and t.active is not None:
         r.add(t.active)
+    elif isinstance(t, BreakIfNone):
+        r.add(t.mask)
     return r
 
 

@@ -1,0 +1,106 @@
+"""Reads at a varying index from small tables (issue 19: glibc's expf, logf, sinf and cosf tables): a
+table of two elements (``__sincosf_table[n]``) is a select of the two broadcast elements on every ISA;
+on AVX-512 a bigger one's elements sit in registers and permutes pick each lane's
+(``Isa.small_table``: ``_mm512_permutexvar``/``permutex2var``, a blend on the index's high bit past two
+registers); other ISAs keep their loads per lane. Each table shape is verified bit for bit on all 7 ISAs, and on AVX-512
+the output is checked for the permutes (and for none where the table is too big).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from expand_case import check_source, expand_source
+
+from emit import ISAS
+
+ALL = list(ISAS)
+
+TABLES = {
+    # 32 doubles indexed by a 64-bit unsigned value (glibc's expf: T[ki % N]): four registers
+    "exp_like": ("#include <stdint.h>\n"
+                 "static const uint64_t T[32] = {\n"
+                 + ", ".join(f"0x{0x3ff0000000000000 + 0x1000000001 * i:016x}ull" for i in range(32)) + "};\n"
+                 "double exp_like(double x)\n"
+                 "{\n"
+                 "    uint64_t ki = (uint64_t)(int64_t)(x * 3.0);\n"
+                 "    union { uint64_t i; double f; } u = { T[ki % 32] + (ki << 47) };\n"
+                 "    return u.f * x;\n"
+                 "}\n"),
+    # pairs of doubles in a struct indexed by an int (glibc's logf: T[i].invc, T[i].logc): stride 2
+    "log_like": ("static const struct { double invc, logc; } T[16] = {\n"
+                 + ", ".join(f"{{{1.0 + i / 16:.6f}, {-i / 7:.6f}}}" for i in range(16)) + "};\n"
+                 "float log_like(float x)\n"
+                 "{\n"
+                 "    int i = (int)(x * 16.0f) & 15;\n"
+                 "    return (float)(x * T[i].invc + T[i].logc);\n"
+                 "}\n"),
+    # two big structs (glibc's __sincosf_table[n]): 15 elements from a field, under a mask
+    "two_structs": ("typedef struct { double sign[4]; double a, b, c0, c1, c2, c3, c4, s1, s2, s3; } S;\n"
+                    "static const S T[2] = {{{1, -1, -1, 1}, 0.5, 1.5, 1, 2, 3, 4, 5, 6, 7, 8},\n"
+                    "                       {{-1, 1, 1, -1}, 2.5, 3.5, 9, 10, 11, 12, 13, 14, 15, 16}};\n"
+                    "double two_structs(double x, int q)\n"
+                    "{\n"
+                    "    if (x > 100.0)\n"
+                    "        return x;\n"
+                    "    int n = q & 1;\n"
+                    "    return x * T[n].c3 + T[n].s1 - T[n].sign[q & 3];\n"
+                    "}\n"),
+    # floats: 40 elements (three registers of 16), indexed by an unsigned char
+    "float_table": ("static const float T[40] = {\n"
+                    + ", ".join(f"{i * 0.37 - 3:.3f}f" for i in range(40)) + "};\n"
+                    "float float_table(float x, unsigned char c)\n"
+                    "{\n"
+                    "    return x * T[c % 40u];\n"
+                    "}\n"),
+    # ints: 8 elements, indexed under a mask by an int read from the argument
+    "int_table": ("static const int T[8] = {3, -1, 4, 1, -5, 9, 2, -6};\n"
+                  "int int_table(int v)\n"
+                  "{\n"
+                  "    if (v < 0)\n"
+                  "        return T[(-v) & 7] * 2;\n"
+                  "    return v;\n"
+                  "}\n"),
+    # too big for registers (200 doubles): loads per lane everywhere
+    "big_table": ("static const double T[200] = {\n"
+                  + ", ".join(f"{i * 0.5:.1f}" for i in range(200)) + "};\n"
+                  "double big_table(double x, int i)\n"
+                  "{\n"
+                  "    return x + T[i < 0 ? 0 : i % 200];\n"
+                  "}\n"),
+}
+
+
+@pytest.mark.parametrize("isa", ALL)
+@pytest.mark.parametrize("name", sorted(TABLES))
+def test_small_table_reads_verify(tmp_path: Path, isa: str, name: str) -> None:
+    check_source(tmp_path, name, TABLES[name], isa, functions=[name])
+
+
+@pytest.mark.parametrize("name, n", [("exp_like", 32), ("log_like", 31), ("float_table", 40), ("int_table", 8)])
+def test_avx512_reads_them_by_permutes(tmp_path: Path, name: str, n: int) -> None:
+    _, _, res = expand_source(tmp_path, name, TABLES[name], "avx512", functions=[name])
+    assert "_exp_small_table_" in res.text and f"_{n}(" in res.text, res.text
+    assert "permutex" in res.text
+    assert "_mm512_i32gather" not in res.text and "_mm512_i64gather" not in res.text
+    assert any(r.kind == "small-table" for r in res.remarks)
+
+
+@pytest.mark.parametrize("isa", ALL)
+def test_two_element_table_is_a_select_of_broadcasts(tmp_path: Path, isa: str) -> None:
+    """``T[n].c3`` with ``T`` of length 2: both elements, read as scalars, and a select on ``n == 1``."""
+    _, _, res = expand_source(tmp_path, "two_structs", TABLES["two_structs"], isa, functions=["two_structs"])
+    assert "T[1].c3" in res.text and "T[0].c3" in res.text and "T[1].s1" in res.text, res.text
+    assert "_exp_small_table_" not in res.text
+
+
+def test_big_table_is_read_per_lane(tmp_path: Path) -> None:
+    _, _, res = expand_source(tmp_path, "big_table", TABLES["big_table"], "avx512", functions=["big_table"])
+    assert "_exp_small_table_" not in res.text and "permutex" not in res.text
+
+
+@pytest.mark.parametrize("isa", ["sse4.1", "avx2", "neon"])
+def test_other_isas_keep_their_reads(tmp_path: Path, isa: str) -> None:
+    _, _, res = expand_source(tmp_path, "log_like", TABLES["log_like"], isa, functions=["log_like"])
+    assert "_exp_small_table_" not in res.text
