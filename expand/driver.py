@@ -44,6 +44,7 @@ from expand.ir.nodes import (
 )
 from expand.passes.canonical_loops import canonicalize_loops
 from expand.passes.const_subscripts import hoist_constant_subscripts
+from expand.passes.constant_branches import drop_constant_branches
 from expand.passes.copyprop import fold_temporaries
 from expand.passes.dce import eliminate_dead
 from expand.passes.fold import fold_constants
@@ -230,6 +231,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         track_globals(fn, mod, expandable)
         consts = comparison_constants(fn)
         fold_constants(fn)
+        drop_constant_branches(fn)
         single_exit(fn)
         pointer_locals(fn)
         local_arrays(fn)

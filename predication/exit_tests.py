@@ -80,7 +80,38 @@ def sink_exit_tests(lin: Linear, shapes: Shapes) -> set[Symbol]:
                         stmts[i] = Guard(s.coord, s.active, [s])
 
     visit(lin.stmts, False, frozenset())
+    # a loop mask nothing reads any more (a loop whose body has no masked statement): its assignments go
+    actives = {s.active for s in flatten(lin.stmts) if isinstance(s, MaskedLoop) and not s.head_test}
+    # (a loop with no head test does not read its mask, nor does a uniform if in it: the mask, which the
+    # printer reads only to guard a division in the if's condition, has a lane on all through the loop)
+    read = set().union(*((stmt_reads(s) | {s.mask} - actives) if isinstance(s, UniformIf) else _reads(s)
+                         for s in flatten(lin.stmts) if not (isinstance(s, MaskedLoop) and not s.head_test)))
+    unread = {a for a in actives if a is not None and a not in read}
+    if unread:
+        lin.stmts = _without_assignments(lin.stmts, unread)
+        dropped |= unread
     return dropped
+
+
+def _without_assignments(stmts: list[Stmt], masks: set[Symbol]) -> list[Stmt]:
+    """``stmts`` (nested lists too, in place) without the assignments of ``masks``."""
+    out = []
+    for s in stmts:
+        if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym in masks:
+            continue
+        if isinstance(s, MaskedLoop):
+            s.body = _without_assignments(s.body, masks)
+        elif isinstance(s, Guard):
+            s.body = _without_assignments(s.body, masks)
+            if s.all_body is not None:
+                s.all_body = _without_assignments(s.all_body, masks)
+        elif isinstance(s, UniformIf):
+            s.then = _without_assignments(s.then, masks)
+            s.els = _without_assignments(s.els or [], masks)
+            if s.mask in masks:
+                s.mask = None
+        out.append(s)
+    return out
 
 
 def _lists(s: Stmt) -> list[list[Stmt]]:
@@ -130,11 +161,13 @@ def _rewrite(lin: Linear, loop: MaskedLoop, shapes: Shapes, again: set[Symbol] |
             and sum(_assigns(s, active) or _assigns(s, staying) for s in flatten(body)) == 2:
         # no lane leaves but by a uniform exit: the mask never changes (and has a lane on in the body)
         del body[-1]
-        loop.head_test = False
+        del body[k]
+        _rename(body, staying, active)
         for g in flatten(body):
-            if isinstance(g, Guard) and g.mask in (active, staying) and g.all_body is not None:
+            if isinstance(g, Guard) and g.mask is active and g.all_body is not None:
                 g.any_test = False
-        return set()
+        loop.head_test = False
+        return {staying}
     if not (sdef.mask is None and isinstance(v, Binary) and v.op == "&&" and isinstance(v.left, Var)
             and isinstance(v.right, Unary) and v.right.op == "!" and isinstance(v.right.operand, Var)):
         return None

@@ -105,18 +105,23 @@ def inline_call(fn: Function, s: Stmt, call: Call, callee: Function, names: Name
     address of one of the caller's variables (``normalize3(&x, &y, &z)``, glibc's ``reduce_fast(x, p,
     &n)``) and that the helper never reassigns stands for that variable: ``*p``, ``p[0]`` and ``p->f``
     become the variable itself, so the helper's stores through it are plain assignments. One that
-    receives a pointer parameter of the caller (sincosf's ``sinp``) is that parameter."""
+    receives a pointer parameter of the caller (sincosf's ``sinp``) is that parameter. An arithmetic
+    parameter the helper never assigns nor takes the address of, given a constant (glibc's
+    ``sinf_poly (x, s, p, 0)``), is that constant."""
     symmap: dict[Symbol, Symbol] = {}
     aliases: dict[Symbol, Expr] = {}
     reassigned = {st.target.sym for st in walk_stmts(callee.body)
                   if isinstance(st, Assign) and isinstance(st.target, Var)}
     written = addressed if addressed is not None else addressed_vars(fn.body)
+    taken = addressed_vars(callee.body)
     for p, a in zip(callee.params, call.args):
         if isinstance(p.type, T.Pointer) and p not in reassigned and (
                 _address_of_variable(a) or isinstance(a, Var) and a.sym.kind == "param"
                 or isinstance(a, Var) and a.sym.kind == "global" and isinstance(a.sym.type, T.Array)
                 or _address_of_table_element(a, written) or _array_place(a, written)):
             aliases[p] = a  # (&v, &G[i], a table G, or the caller's own pointer parameter: a gang, or a uniform array)
+        elif isinstance(a, Const) and p.type.is_arith() and p not in reassigned and p not in taken:
+            aliases[p] = as_type(a, p.type)  # (a constant: the helper's tests of it fold, its dead arms go)
     for p in callee.params + callee.locals:
         if p in aliases:
             continue
