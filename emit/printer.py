@@ -625,8 +625,8 @@ class FunctionPrinter:
 
     def small_table_read(self, e: Expr, k: str) -> str | None:
         """A read at one varying index ``i`` from a uniform array of known length ``L``: with ``L`` <= 2
-        (glibc's ``__sincosf_table[n]``) on every ISA the select of the broadcast elements (``i == 1 ?
-        T[1] : T[0]``); with the elements from the one ``e`` names at ``i`` = 0 on fitting
+        (glibc's ``__sincosf_table[n]``) the select of the broadcast elements (``i == 1 ? T[1] : T[0]``)
+        where ``Isa.pair_select_pays``; with the elements from the one ``e`` names at ``i`` = 0 on fitting
         ``Isa.small_table`` (AVX-512), in-register permutes at ``i`` times the elements of kind ``k``
         from one index to the next. Else None. Inactive lanes' ``i`` may be anything: both read only
         the table. Not with ``--gathers on`` where the ISA has gather instructions: those then."""
@@ -666,7 +666,7 @@ class FunctionPrinter:
         ik = self.k(idx.type)
         if isa.gather_native(k, ik):  # (--gathers on: the gather instructions asked for)
             return None
-        if length <= 2:
+        if length <= 2 and isa.pair_select_pays(k):
             first = isa.splat(k, cexpr(at(0)))
             self.remark("small-table", f"read of {what} at an index that differs per lane: the table's "
                                        f"{length} element{'s' if length > 1 else ''} broadcast"

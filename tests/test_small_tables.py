@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from expand_case import check_source, expand_source
 
-from emit import ISAS
+from emit import ISAS, get_isa
 
 ALL = list(ISAS)
 
@@ -47,6 +47,12 @@ TABLES = {
                     "    int n = q & 1;\n"
                     "    return x * T[n].c3 + T[n].s1 - T[n].sign[q & 3];\n"
                     "}\n"),
+    # two floats (four or more lanes to a register on every ISA: always the select)
+    "two_floats": ("static const float T[2] = {1.5f, -2.25f};\n"
+                   "float two_floats(float x, int q)\n"
+                   "{\n"
+                   "    return x * T[q & 1] + T[(q >> 1) & 1];\n"
+                   "}\n"),
     # floats: 40 elements (three registers of 16), indexed by an unsigned char
     "float_table": ("static const float T[40] = {\n"
                     + ", ".join(f"{i * 0.37 - 3:.3f}f" for i in range(40)) + "};\n"
@@ -89,10 +95,16 @@ def test_avx512_reads_them_by_permutes(tmp_path: Path, name: str, n: int) -> Non
 
 @pytest.mark.parametrize("isa", ALL)
 def test_two_element_table_is_a_select_of_broadcasts(tmp_path: Path, isa: str) -> None:
-    """``T[n].c3`` with ``T`` of length 2: both elements, read as scalars, and a select on ``n == 1``."""
+    """``T[n].c3`` with ``T`` of length 2: both elements, read as scalars, and a select on ``n == 1``,
+    where a register holds four or more lanes of the element (``Isa.pair_select_pays``: not doubles on
+    SSE, NEON, AltiVec, which keep their two loads per register); floats: always."""
     _, _, res = expand_source(tmp_path, "two_structs", TABLES["two_structs"], isa, functions=["two_structs"])
-    assert "T[1].c3" in res.text and "T[0].c3" in res.text and "T[1].s1" in res.text, res.text
+    select = "T[1].c3" in res.text and "T[0].c3" in res.text and "T[1].s1" in res.text
+    assert select == get_isa(isa).pair_select_pays("f64"), res.text
+    assert select == (isa not in ("sse2", "sse4.1", "neon", "altivec")), res.text
     assert "_exp_small_table_" not in res.text
+    _, _, res = expand_source(tmp_path, "two_floats", TABLES["two_floats"], isa, functions=["two_floats"])
+    assert "T[1]" in res.text and "T[0]" in res.text, res.text
 
 
 def test_big_table_is_read_per_lane(tmp_path: Path) -> None:
