@@ -67,7 +67,10 @@ def sink_exit_tests(lin: Linear, shapes: Shapes) -> set[Symbol]:
                 # (a guard's all-lanes copy runs with every lane on; its body with some, unless
                 # it has no all-false test)
                 on = isinstance(s, Guard) and (inner is s.all_body or s.any_test)
-                visit(inner, in_loop or isinstance(s, MaskedLoop), some | {s.mask} if on else some)
+                if isinstance(s, MaskedLoop):  # (a mask tested outside may be assigned again in the loop)
+                    visit(inner, True, frozenset())
+                else:
+                    visit(inner, in_loop, some | {s.mask} if on else some)
             if isinstance(s, MaskedLoop) and s.active is not None and id(s) not in done:
                 done.add(id(s))
                 # (in another loop, what the loop skips must be set again before each entry)
