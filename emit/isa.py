@@ -515,10 +515,14 @@ class Isa:
 
     def small_table(self, k: str, base: str, n: int, index: str) -> str:
         """The gang of kind ``k`` whose lane l is ``base[index[l]]``, from the ``n`` elements at ``base``
-        (``n`` <= ``small_table_max(k)``) held in registers and picked by in-register permutes.
-        ``index``: a gang of kind ``table_index_kind(k)``; in active lanes in [0, n); in other lanes
-        any value (their result is unspecified; no memory but the ``n`` elements is touched)."""
-        raise NotImplementedError
+        (``n`` <= ``small_table_max(k)``), which a table with permutes holds in registers and picks by
+        in-register permutes. ``index``: a gang of kind ``table_index_kind(k)``; in active lanes in
+        [0, n); in other lanes any value (their result is unspecified; no memory but the ``n``
+        elements is touched). Here: lane by lane, an index outside [0, n) reading element 0."""
+        ik = self.table_index_kind(k)
+        name = self._lanes_fn(f"_exp_small_table_{k}_{n}_lanes", ("v", k), [("s", "const void *"), ("v", ik)],
+                              f"r[i] = ((const {scalar_ctype(k)} *)x0)[(uint64_t)x1[i] < {n}u ? x1[i] : 0];")
+        return f"{name}({base}, {index})"
 
     def table_index_kind(self, k: str) -> str:
         """The kind of ``small_table``'s index gang: as wide as the elements."""

@@ -67,28 +67,26 @@ from .isa import TableRead, kind_bits, lane_kind, scalar_ctype
 CMP = ("==", "!=", "<", "<=", ">", ">=")
 
 
+def _closes_at_end(text: str, start: int) -> bool:
+    """The parenthesis at ``text[start]`` closes at the end of ``text``."""
+    depth = 0
+    for at in range(start, len(text)):
+        depth += (text[at] == "(") - (text[at] == ")")
+        if depth == 0:
+            return at == len(text) - 1
+    return False
+
+
 def _negated(cond: str) -> str:
-    """``!cond`` for a C condition: ``(!x)`` becomes ``x``, ``(x)`` and ``f(x)`` take a plain ``!``."""
-
-    def closes_at_end(text: str, start: int) -> bool:  # (the parenthesis at start closes at the end)
-        depth = 0
-        for i in range(start, len(text)):
-            depth += (text[i] == "(") - (text[i] == ")")
-            if depth == 0:
-                return i == len(text) - 1
-        return False
-
-    if cond.startswith("(!") and closes_at_end(cond, 0):
+    """``!cond`` for a C condition: ``(!f(x))`` becomes ``f(x)``; a parenthesized one or a call takes a
+    plain ``!``."""
+    if cond.startswith("(!") and _closes_at_end(cond, 0):
         inner = cond[2:-1]
-        if inner.replace("_", "a").isalnum() or inner.startswith("(") and closes_at_end(inner, 0):
-            return inner
         head = inner.split("(", 1)[0]
-        if head and head.replace("_", "a").isalnum() and closes_at_end(inner, len(head)):
+        if head.isidentifier() and _closes_at_end(inner, len(head)):
             return inner
-    if cond.startswith("(") and closes_at_end(cond, 0):
-        return f"!{cond}"
     head = cond.split("(", 1)[0]
-    if head and head.replace("_", "a").isalnum() and "(" in cond and closes_at_end(cond, len(head)):
+    if cond.startswith("(") and _closes_at_end(cond, 0) or head.isidentifier() and _closes_at_end(cond, len(head)):
         return f"!{cond}"
     return f"!({cond})"
 
@@ -155,6 +153,12 @@ def read_before_written(stmts: list[Stmt]) -> set[Symbol]:
 
     visit(stmts, False)
     return early
+
+
+def _layout_problem(e: Expr) -> bool:
+    """A record on the way of the read ``e`` whose layout may not be C's natural one."""
+    return any(isinstance(t, T.Record) and t.layout_problem
+               for n in e.walk() if isinstance(n, (Index, Member)) for t in (n.type, n.base.type))
 
 
 def _accessed_name(e: Expr) -> str:
@@ -623,16 +627,10 @@ class FunctionPrinter:
                                   f"instruction{' under the mask' if self.cur_mask is not None else ''}{apart}")
         return self.isa.gather(k, read, None if self.cur_mask is None else self.cur_mask.name)
 
-    def small_table_read(self, e: Expr, k: str) -> str | None:
-        """A read at one varying index ``i`` from a uniform array of known length ``L``: with ``L`` <= 2
-        (glibc's ``__sincosf_table[n]``) the select of the broadcast elements (``i == 1 ? T[1] : T[0]``)
-        where ``Isa.pair_select_pays``; with the elements from the one ``e`` names at ``i`` = 0 on fitting
-        ``Isa.small_table`` (AVX-512), in-register permutes at ``i`` times the elements of kind ``k``
-        from one index to the next. Else None. Inactive lanes' ``i`` may be anything: both read only
-        the table. Not with ``--gathers on`` where the ISA has gather instructions: those then."""
-        isa = self.isa
-        if not isinstance(e.type, (T.Int, T.Float)):
-            return None
+    def varying_subscripts(self, e: Expr) -> list[Index] | None:
+        """The subscripts with a varying index on the way from the read ``e`` down to its uniform table
+        (through ``.`` members and subscripts), from ``e`` down; None when the way passes anything else
+        (a varying pointer)."""
         terms: list[Index] = []
         node = e
         while self.sh.varying(node):
@@ -644,22 +642,38 @@ class FunctionPrinter:
                 node = node.base
             else:
                 return None
-        if len(terms) != 1 or not isinstance(terms[0].base.type, T.Array) or not terms[0].base.type.length:
+        return terms
+
+    def subscripted(self, e: Expr, at: set[int], i: int) -> Expr:
+        """``e`` with the varying subscripts whose ``id`` is in ``at`` indexing ``i`` instead: a uniform
+        read (the element at index 0: a gather's base; each element of a two-element table)."""
+        def sub(n: Expr) -> Expr:
+            if isinstance(n, Member) and self.sh.varying(n):
+                return Member(n.type, sub(n.base), n.name, n.arrow)
+            if isinstance(n, Index) and self.sh.varying(n):
+                return Index(n.type, sub(n.base), int_const(i) if id(n) in at else n.index)
+            return n
+        return sub(e)
+
+    def small_table_read(self, e: Expr, k: str) -> str | None:
+        """A read at one varying index ``i`` from a uniform array of known length ``L``: with ``L`` <= 2
+        (glibc's ``__sincosf_table[n]``) the select of the broadcast elements (``i == 1 ? T[1] : T[0]``)
+        where ``Isa.pair_select_pays``; with the elements from the one ``e`` names at ``i`` = 0 on fitting
+        ``Isa.small_table`` (AVX-512), in-register permutes at ``i`` times the elements of kind ``k``
+        from one index to the next. Else None. Inactive lanes' ``i`` may be anything: both read only
+        the table. Not with ``--gathers on`` where the ISA has gather instructions: those then."""
+        isa = self.isa
+        if not isinstance(e.type, (T.Int, T.Float)):
             return None
-        if any(isinstance(t, T.Record) and t.layout_problem
-               for n in e.walk() if isinstance(n, (Index, Member)) for t in (n.type, n.base.type)):
+        terms = self.varying_subscripts(e)
+        if terms is None or len(terms) != 1 or not isinstance(terms[0].base.type, T.Array) \
+                or not terms[0].base.type.length or _layout_problem(e):
             return None
         term = terms[0]
         length = term.base.type.length
 
         def at(i: int) -> Expr:  # (e with the varying index replaced by i: a uniform read)
-            def sub(n: Expr) -> Expr:
-                if isinstance(n, Member) and self.sh.varying(n):
-                    return Member(n.type, sub(n.base), n.name, n.arrow)
-                if isinstance(n, Index) and self.sh.varying(n):
-                    return Index(n.type, sub(n.base), int_const(i) if n is term else n.index)
-                return n
-            return sub(e)
+            return self.subscripted(e, {id(term)}, i)
 
         what = _read_what(e)
         idx = term.index
@@ -690,7 +704,7 @@ class FunctionPrinter:
         ck = isa.table_index_kind(k)
         v = self.vec(idx)
         if ik != ck:
-            v = isa.bitcast(ik, ck, v) if kind_bits(ik) == kind_bits(ck) and not isa.is_narrow(ik) \
+            v = isa.bitcast(ik, ck, v) if kind_bits(ik) == kind_bits(ck) \
                 else isa.convert(ik, ck, v)
         if stride > 1:
             v = isa.shift("<<", ck, v, str(stride.bit_length() - 1), True) if stride & (stride - 1) == 0 \
@@ -709,19 +723,8 @@ class FunctionPrinter:
         lane is in bounds, as the scalar code's is), or the index's bounds show it. Else only ``lane``."""
         isa = self.isa
         lanes_only = TableRead("", None, "i32", 1, False, lane)
-        terms: list[Index] = []  # the varying subscripts, from e down to the table
-        node = e
-        while self.sh.varying(node):
-            if isinstance(node, Member) and not node.arrow:
-                node = node.base
-            elif isinstance(node, Index):
-                if self.sh.varying(node.index):
-                    terms.append(node)
-                node = node.base
-            else:
-                return lanes_only
-        if not terms or any(isinstance(t, T.Record) and t.layout_problem
-                            for n in e.walk() if isinstance(n, (Index, Member)) for t in (n.type, n.base.type)):
+        terms = self.varying_subscripts(e)
+        if not terms or _layout_problem(e):
             return lanes_only
         try:
             esz = e.type.size()
@@ -731,7 +734,7 @@ class FunctionPrinter:
         if esz == 0 or any(sz == 0 or sz % esz for sz in sizes):
             return lanes_only
         strides = [sz // esz for sz in sizes]
-        table = node.type
+        table = terms[-1].base.type  # (the walk stops at the table: the deepest subscript's base)
         in_object = isinstance(table, T.Array) and bool(table.length) and table.size() < 2**31
         if len(terms) == 1:
             idx, stride = terms[0].index, strides[0]
@@ -758,16 +761,7 @@ class FunctionPrinter:
         if len(terms) == 1 and terms[0] is e:  # tab[i]: the table (or pointer) itself
             base = cexpr(e.base)
         else:
-            at_zero = {id(n) for n in terms}
-
-            def zeroed(n: Expr) -> Expr:
-                if isinstance(n, Member) and self.sh.varying(n):
-                    return Member(n.type, zeroed(n.base), n.name, n.arrow)
-                if isinstance(n, Index) and self.sh.varying(n):
-                    return Index(n.type, zeroed(n.base), int_const(0) if id(n) in at_zero else n.index)
-                return n
-
-            base = "&" + cexpr(zeroed(e))
+            base = "&" + cexpr(self.subscripted(e, {id(n) for n in terms}, 0))
         name = None
         if len(terms) == 1 and self.index_uses.get(cexpr(terms[0].index), 0) > 1:  # (s[i].a and s[i].b)
             key, what = cexpr(terms[0].index), _accessed_name(terms[0].base)

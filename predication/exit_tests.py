@@ -203,13 +203,14 @@ def _rewrite(lin: Linear, loop: MaskedLoop, shapes: Shapes, again: set[Symbol] |
         assert isinstance(guard, Guard)
     del body[-1]
     del body[k]
-    update = [Assign(loop.coord, Var(MASK, active),
-                     Binary(MASK, "&&", Var(MASK, active), Unary(MASK, "!", Var(MASK, leaving)))),
-              BreakIfNone(loop.coord, active)]
-    guard.body.extend(update)
-    if guard.all_body is not None:
-        guard.all_body.extend([Assign(u.coord, u.target, u.value) if isinstance(u, Assign)
-                               else BreakIfNone(u.coord, active) for u in update])
+    def update() -> list[Stmt]:  # (active = active && !leaving; if (!any(active)) break;)
+        return [Assign(loop.coord, Var(MASK, active),
+                       Binary(MASK, "&&", Var(MASK, active), Unary(MASK, "!", Var(MASK, leaving)))),
+                BreakIfNone(loop.coord, active)]
+
+    for arm in (guard.body, guard.all_body):
+        if arm is not None:
+            arm.extend(update())
     _rename(rest, staying, active)
     loop.head_test = False
     return {staying}
