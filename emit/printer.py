@@ -26,7 +26,7 @@ from expand.analysis.shapes import Shapes
 from expand.ir import types as T
 from expand.ir.cprint import cdecl, cexpr, const_text, literal_value
 from expand.ir.diagnostics import ExpandError, Remark, error
-from expand.ir.libc import ERRNO, LIBM, MATH_ERRNO, UNSET, WRITE, libm_name, may_set_errno
+from expand.ir.libc import ERRNO, LIBM, MATH_ERRNO, STORES_ERRNO_HIDDEN, UNSET, WRITE, libm_name, may_set_errno
 from expand.ir.nodes import (
     MASK,
     Assign,
@@ -1292,20 +1292,26 @@ class FunctionPrinter:
         return ERRNO in self.tracked and may_set_errno(func)
 
     def watched_callee(self, func: str) -> str:
-        """What a lane's call of ``func`` calls: ``func``, or where the lane's errno write is watched and GCC
-        takes ``func`` to set no errno (expand/ir/libc.py, errno_hidden), a constant volatile pointer to it,
-        which GCC cannot see through (else it folds the watch's read of errno after the call to the
-        sentinel stored before it, and the lane's EDOM is lost)."""
-        if not (self.errno_watched(func) and self.isa.errno_hidden(func)):
-            return func
+        """What a lane's call of ``func`` calls: ``func``, or where GCC takes ``func`` to set no errno
+        (expand/ir/libc.py, errno_hidden, STORES_ERRNO_HIDDEN) a constant volatile pointer to it, which GCC
+        cannot see through: else it folds a read of errno after the call (the watch's, or the caller's
+        after the vector function, where both sit in one file) to the value before it, and the lane's EDOM
+        is lost."""
         name = libm_name(func)
-        ret, params = LIBM[name]
-        ptr, rt, pts = f"_exp_{name}_errno", scalar_ctype(ret), ", ".join(scalar_ctype(p) for p in params)
+        stores = STORES_ERRNO_HIDDEN.get(name) if not self.isa.clang else None
+        if not (may_set_errno(func) and (self.isa.errno_hidden(func) or stores)):
+            return func
+        ptr = f"_exp_{name}_errno"
+        if stores:
+            proto = stores
+        else:
+            ret, params = LIBM[name]
+            proto = f"{scalar_ctype(ret)} ({{}})({', '.join(scalar_ctype(p) for p in params)})"
         # (declared for a source that calls __builtin_sin, maybe without <math.h>; the parentheses keep
         # a function-like macro of that name, <tgmath.h>'s, from expanding)
-        decl = f"extern {rt} ({name})({pts});\n" if func != name else ""
+        decl = f"extern {proto.format(name)};\n" if func != name else ""
         self.isa.need(ptr, f"/* {name} through a pointer: GCC takes {name} to leave errno alone, which the"
-                           f" library's may not */\n{decl}static {rt} (*const volatile {ptr})({pts}) = {name};\n")
+                           f" library's may not */\n{decl}static {proto.format(f'*const volatile {ptr}')} = {name};\n")
         return ptr
 
     def top_lane(self) -> str:

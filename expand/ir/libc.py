@@ -65,6 +65,12 @@ def libm_name(func: str) -> str:
 _ERRNO_HIDDEN = ("asinh", "atan", "cbrt", "cos", "erf", "sin", "tan", "tanh")
 
 
+#: libm functions with out-parameters GCC takes to store through them only (no errno), though glibc's
+#: set EDOM for an infinity: their C prototypes (a lane's call goes through a pointer as above).
+STORES_ERRNO_HIDDEN: dict[str, str] = {
+    "sincos": "void ({})(double, double *, double *)", "sincosf": "void ({})(float, float *, float *)"}
+
+
 def errno_hidden(func: str) -> bool:
     """GCC takes a call of ``func`` to set no errno, which the library's may (a call through a pointer
     GCC cannot see through shows the write: emit/printer.py)."""
