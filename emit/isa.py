@@ -652,6 +652,21 @@ class Isa:
         self.need(f"_exp_extern_{fn}", f"extern {self.vtype(ret_k)} {fn}({', '.join(params)});\n")
         return f"{fn}({', '.join(([mask] if use_mask else []) + list(args))})"
 
+    def vector_call_stores(self, name: str, masked: str, k: str, arg: str, outs: Sequence[str],
+                           mask: str | None) -> str | None:
+        """A call of the external vector function ``name`` (a vector math library's ``sincosf``) on the
+        gang ``arg`` of kind ``k`` at this table's natural gang size, which stores its results through
+        the pointers ``outs`` to vectors of that kind; with ``mask``, ``masked(mask, arg, outs...)``,
+        which leaves inactive lanes alone. Declares the prototype. None for another gang size."""
+        if kind_bits(k) != 32 or self.lanes != type(self).default_lanes:
+            return None
+        fn = masked if mask is not None else name
+        params = ([self.mask_type()] if mask is not None else []) + [self.vtype(k)] \
+            + [f"{self.vtype(k)} *"] * len(outs)
+        self.need("_exp_extern_note", LIBM_NOTE)
+        self.need(f"_exp_extern_{fn}", f"extern void {fn}({', '.join(params)});\n")
+        return f"{fn}({', '.join(([mask] if mask is not None else []) + [arg, *outs])})"
+
     # ------------------------------------------------------------------ conversions
     def convert(self, src_k: str, dst_k: str, a: str) -> str:
         """C's conversion of each lane from ``src_k`` to ``dst_k``."""

@@ -1111,7 +1111,7 @@ class FunctionPrinter:
                 text = isa.select(k, m.name, text, target.sym.name)
             self.lines.append(f"{ind}{target.sym.name} = {text};")
             return
-        if self.vector_math_call(call, target, m, blend):
+        if self.vector_math_call(call, target, m, blend) or target is None and self.vector_stores_call(call, m):
             return
         # Not expandable: unpack, call once per active lane, pack.
         n = isa.lanes
@@ -1252,26 +1252,38 @@ class FunctionPrinter:
 
     def vector_math_errno(self, call: Call, target: Var, m: Symbol | None, blend: bool, kinds: list[str],
                           rk: str) -> bool:
-        """``vector_math_call`` of a mathlib function that may set errno, in a function that tracks it:
-        mathlib's vector code leaves errno as its highest writing lane left it, and when it set errno,
-        calls with one lane on at a time, from the highest down, find that lane (expand/passes/global_writes.py)."""
-        isa, ind, vm = self.isa, self.indent, self.isa.vector_math
-        names = [self.fresh(f"{a.sym.name if isinstance(a, Var) else 'arg'}_in") for a in call.args]
-        text = vm.call(isa, call.func, rk, kinds, names, m.name if m else None)
+        """``vector_math_call`` of a mathlib function that may set errno, in a function that tracks it."""
+        isa, vm = self.isa, self.isa.vector_math
+
+        def first(text: str) -> str:
+            if m is not None and blend:
+                text = isa.select(rk, m.name, text, target.sym.name)
+            return f"{target.sym.name} = {text};"
+
+        return self.errno_watched_call(call, kinds, lambda names, mask: vm.call(isa, call.func, rk, kinds, names, mask),
+                                       first, m)
+
+    def errno_watched_call(self, call: Call, kinds: list[str], make: Callable[[list[str], str | None], str | None],
+                           first: Callable[[str], str], m: Symbol | None) -> bool:
+        """A call of mathlib's vector function (``make(arguments, mask)``: its C, or None) that may set errno,
+        in a function that tracks it: mathlib's vector code leaves errno as its highest writing lane left it,
+        and when it set errno, calls with one lane on at a time, from the highest down, find that lane
+        (expand/passes/global_writes.py). ``first``: the statement the first call's C makes."""
+        isa, ind = self.isa, self.indent
+        names = [self.fresh(f"{a.sym.name if isinstance(a, Var) else 'arg'}_in") for a in call.args[:len(kinds)]]
+        text = make(names, m.name if m else None)
         if text is None:
             return False
         _, lane_v, value_v = self.tracked[ERRNO]
         one = self.fresh("lane_mask")
-        again = vm.call(isa, call.func, rk, kinds, names, one)
+        again = make(names, one)
         self.lines.append(f"{ind}{{")
         self.indent = ind + "    "
         for name, a, k in zip(names, call.args, kinds):
             self.lines.append(f"{ind}    {isa.vtype(k)} {name} = {self.vec(a)};")
         self.indent = ind
-        if m is not None and blend:
-            text = isa.select(rk, m.name, text, target.sym.name)
         iota = isa.build("i32", [str(lane) for lane in range(isa.lanes)])
-        body = [f"errno = {UNSET};", f"{target.sym.name} = {text};", f"if (errno != {UNSET}) {{"]
+        body = [f"errno = {UNSET};", first(text), f"if (errno != {UNSET}) {{"]
         loop = [f"{isa.mask_type()} {one} = {isa.cmp('==', 'i32', iota, isa.splat('i32', 'lane'))};",
                 f"errno = {UNSET};", f"(void){again};", f"if (errno != {UNSET}) {{", f"    {lane_v} = lane;",
                 f"    {value_v} = errno;", "    break;", "}"]
@@ -1285,6 +1297,33 @@ class FunctionPrinter:
         body.append("}")
         self.lines.extend(f"{ind}    {x}" for x in body)
         self.lines.append(f"{ind}}}")
+        return True
+
+    def vector_stores_call(self, call: Call, m: Symbol | None) -> bool:
+        """A libm call with out-parameters (``sincosf(x, &s, &c)``, the user's or expand/passes/sincos_pairs.py's)
+        whose outputs are varying local variables, as one call of mathlib's vector version storing into their
+        vectors (under the statement's mask: inactive lanes keep theirs); False (nothing printed) where it
+        has none."""
+        vm, name = self.isa.vector_math, libm_name(call.func)
+        outs = call.args[1:]
+        if vm is None or not outs or not all(
+                isinstance(a, Unary) and a.op == "&" and isinstance(a.operand, Var) and a.operand.sym.kind == "local"
+                and self.sh.is_varying_sym(a.operand.sym) and not self.lane_array(a.operand.sym)
+                and T.strip_spelling(a.operand.type) == T.strip_spelling(call.args[0].type) for a in outs):
+            return False
+        try:
+            k = self.k(call.args[0].type)
+        except ExpandError:
+            return False
+        ptrs = [f"&{a.operand.sym.name}" for a in outs]
+        if vm.stores_call(self.isa, name, k, "", ptrs, m.name if m else None) is None:
+            return False
+        if self.errno_watched(name):
+            return self.errno_watched_call(call, [k], lambda names, mask: vm.stores_call(self.isa, name, k, names[0],
+                                                                                           ptrs, mask),
+                                           lambda text: f"{text};", m)
+        text = vm.stores_call(self.isa, name, k, self.vec(call.args[0]), ptrs, m.name if m else None)
+        self.lines.append(f"{self.indent}{text};")
         return True
 
     def errno_watched(self, func: str) -> bool:

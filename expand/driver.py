@@ -55,6 +55,7 @@ from expand.passes.local_arrays import local_arrays
 from expand.passes.lower import gang_subscripts, lower_aggregates, lower_function
 from expand.passes.mathcalls import rewrite_math_calls
 from expand.passes.pointer_locals import pointer_locals
+from expand.passes.sincos_pairs import fuse_sincos
 from expand.vecmath import VectorMath
 from predication.boscc import insert_guards
 from predication.dot import to_dot
@@ -236,6 +237,7 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
         pointer_locals(fn)
         local_arrays(fn)
         hoist_constant_subscripts(fn)
+        fuse_sincos(fn, lambda name: isa.vector_math is not None and isa.vector_math.has_stores(isa, name))
         masked = copy.deepcopy(fn) if abi or wrapper else None
         vname = f"{prefix}{name}"
         e = Expanded(name, vname, fn.params, fn.ret, consts, fn.coord, effects=abi_mod.effects(fn), static=fn.static,

@@ -235,6 +235,24 @@ class VectorMath:
             self.used[(isa.name, f.name)] = f
         return text
 
+    def has_stores(self, isa, name: str) -> bool:
+        """mathlib has ``name``, a function returning its results through pointers (``sincosf``), for the
+        gangs of ``isa`` (only mathlib has such functions with entry points of this shape)."""
+        return "expand" in self.modes and name not in self.exclude and self._expandm_has(name, isa) \
+            and isa.lanes == _natural_lanes(isa)
+
+    def stores_call(self, isa, name: str, k: str, arg: str, outs: Sequence[str], mask: str | None) -> str | None:
+        """C for mathlib's vector ``name`` (``sincosf``) on the gang ``arg`` of kind ``k``, storing its results
+        in the vectors ``outs`` point to (under ``mask``: only the active lanes), or None."""
+        if not self.has_stores(isa, name):
+            return None
+        text = isa.vector_call_stores(expandm_symbol(name, isa), expandm_symbol(name, isa, True), k, arg, outs,
+                                      mask)
+        if text is not None:
+            self.used[(isa.name, name)] = VectorFunction("expand", name, expandm_symbol(name, isa),
+                                                         expandm_symbol(name, isa, True), isa.lanes, 0.0)
+        return text
+
     def math(self, isa, op: str, k: str, args: Sequence[str]) -> str | None:
         """An exact library version of the libm operation ``op`` (``Isa.math``'s fallback), or None."""
         name = f"{op}{'f' if k == 'f32' else ''}"

@@ -76,11 +76,13 @@ def test_kernel_verifies_per_lane_libm(k: Kernel, isa: str) -> None:
 
 
 @pytest.mark.parametrize("isa", _isa_params(ISAS))
-@pytest.mark.parametrize("k", [k for k in EXPANDS if k.name in ("black_scholes", "binomial", "volume", "deferred")],
+@pytest.mark.parametrize("k", [k for k in EXPANDS
+                               if k.name in ("black_scholes", "binomial", "volume", "deferred", "aobench")],
                          ids=lambda k: k.name)
 def test_kernel_verifies_with_vector_libm(k: Kernel, isa: str) -> None:
     """As the benchmark expands them: expf/logf/powf calls of mathlib's vector libm (per lane where
-    the library lacks a function there), bit for bit with glibc's sources."""
+    the library lacks a function there), aobench's cosf/sinf pair as one sincosf, bit for bit with
+    glibc's sources."""
     vm = VectorMath(["expand"])
     i = get_isa(isa)
     res = expand_module(_read(k, i), i, functions=[k.func], vector_math=vm)
