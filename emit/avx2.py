@@ -251,6 +251,49 @@ class Avx2(GatherInstructions, RegIsa):
     def _gather_join(self, k: str, lo: str, hi: str) -> str:
         return f"_mm256_set_m128{'' if k == 'f32' else 'i'}({hi}, {lo})"
 
+    # ------------------------------------------------------------------ small tables
+    def small_table_max(self, k: str) -> int:
+        """Up to two registers of table (a ``vpermd`` per register and a blend per register of result):
+        8 elements of 64 bits, 16 of 32 bits (glibc's sinf: ``__sincosf_table[0].sign[n & 3]``, four
+        doubles). More would take more permutes and blends than the loads per lane (expf's 32 doubles:
+        eight and seven)."""
+        return 0 if self.is_narrow(k) else 2 * 256 // self.lane_bits(k)
+
+    def small_table(self, k: str, base: str, n: int, index: str) -> str:
+        eb = self.lane_bits(k)
+        per = 256 // eb
+        nt = -(-n // per)
+        ptr = f"const {scalar_ctype(k)} *"
+
+        def load(j: int) -> str:  # (the last register's missing elements not read: a masked load)
+            dwords = min(per, n - j * per) * eb // 32
+            if dwords == 8:
+                return f"_mm256_loadu_si256((const __m256i *)(t + {j * per}))"
+            on = ", ".join("-1" if d < dwords else "0" for d in range(8))
+            return f"_mm256_maskload_epi32((const int *)(t + {j * per}), _mm256_setr_epi32({on}))"
+
+        lines = [f"    {ptr}t = ({ptr})b;\n"]
+        lines += [f"    __m256i t{j} = {load(j)};\n" for j in range(nt)]
+        if eb == 64:  # (lane j's two 32-bit halves: elements 2i and 2i + 1 of the table's words)
+            lines.append("    __m256i d = _mm256_slli_epi64(i, 1);\n")
+            lines.append("    d = _mm256_or_si256(d, _mm256_slli_epi64(_mm256_add_epi64(d, _mm256_set1_epi64x(1)),"
+                         " 32));\n")
+        else:
+            lines.append("    __m256i d = i;\n")
+        r = "_mm256_permutevar8x32_epi32(t0, d)"
+        if nt == 2:  # (vpermd reads the low three bits: the index's next bit picks the register)
+            high = f"_mm256_cmpgt_epi{eb}(i, _mm256_set1_epi{eb}{'x' if eb == 64 else ''}({per - 1}))"
+            r = f"_mm256_blendv_epi8({r}, _mm256_permutevar8x32_epi32(t1, d), {high})"
+        rt = self.regtype(k)
+        if rt != "__m256i":
+            r = f"_mm256_castsi256_{self._sfx(k)}({r})"
+        lines.append(f"    return {r};\n")
+        reg = self._func(f"_exp_small_table_{k}_{n}", rt, ["const void *b", "__m256i i"], "".join(lines))
+        ik = self.table_index_kind(k)
+        return self._lift(f"_exp_small_table_{k}_{n}_gang", self.vtype(k), self.nregs(k),
+                          [Arg("const void *", base), self.gang_arg(ik, index)],
+                          lambda _j, b, i: f"{reg}({b}, {i})")
+
     # ------------------------------------------------------------------ arithmetic
     def binop(self, op: str, k: str, a: str, b: str) -> str:
         check_binop(op, k)

@@ -171,49 +171,87 @@ def _rewrite(lin: Linear, loop: MaskedLoop, shapes: Shapes, again: set[Symbol] |
                 g.any_test = False
         loop.head_test = False
         return {staying}
-    if not (sdef.mask is None and isinstance(v, Binary) and v.op == "&&" and isinstance(v.left, Var)
-            and isinstance(v.right, Unary) and v.right.op == "!" and isinstance(v.right.operand, Var)):
+    chain = _leaving_points(body, active, staying)
+    if chain is None:
         return None
-    before, leaving = v.left.sym, v.right.operand.sym
-    if before is not active and not any(_assigns(s, before) and isinstance(s.value, Var)
-                                        and s.value.sym is active for s in body[:k]):
-        return None
-    g = next((i for i in range(k + 1, len(body) - 1)
-              if isinstance(body[i], Guard) and body[i].mask is leaving), None)
-    end = g + 1 if g is not None else k + 1  # (no guard: nothing else to do where lanes leave)
-    inner = list(flatten(body))
-    # staying and active: assigned once each in the body; leaving: not after staying's definition
-    if sum(_assigns(s, staying) for s in inner) != 1 or sum(_assigns(s, active) for s in inner) != 1:
-        return None
-    between = list(flatten(body[k + 1:end]))
-    if any(_assigns(s, leaving) or staying in _reads(s) for s in between):
-        return None
-    rest = body[end:-1]
-    if any(active in _reads(s) for s in flatten(rest)):
+    if again is not None:  # (a variable each iteration sets before reading it is set again in the next entry too)
+        again = again | _set_first(body)
+    if sum(_assigns(s, active) for s in flatten(body)) != 1:
         return None
     outside = _read_outside(lin, loop)
-    if staying in outside or not _no_op_when_false(rest, staying, outside, again, shapes):
-        return None
-    # the rewrite
-    if g is None:
-        guard = Guard(loop.coord, leaving, [])
-        body.insert(k + 1, guard)
-    else:
-        guard = body[g]
-        assert isinstance(guard, Guard)
+    ends: list[tuple[int | None, int]] = []  # (each leaving point's guard, the index after it)
+    for j, (k, stay, leaving) in enumerate(chain):
+        nxt = chain[j + 1][0] if j + 1 < len(chain) else len(body) - 1
+        g = next((i for i in range(k + 1, nxt) if isinstance(body[i], Guard) and body[i].mask is leaving), None)
+        end = g + 1 if g is not None else k + 1  # (no guard: nothing else to do where lanes leave)
+        # staying: assigned once in the body; leaving: not after staying's definition
+        if sum(_assigns(s, stay) for s in flatten(body)) != 1:
+            return None
+        if any(_assigns(s, leaving) or stay in _reads(s) for s in flatten(body[k + 1:end])):
+            return None
+        rest = body[end:-1]  # (what the lanes still on do after this point: later leaving points too)
+        if any(active in _reads(s) for s in flatten(rest)):
+            return None
+        if stay in outside or not _no_op_when_false(rest, stay, outside, again, shapes):
+            return None
+        ends.append((g, end))
+    # the rewrite, last leaving point first (the indexes before it stay)
     del body[-1]
-    del body[k]
-    def update() -> list[Stmt]:  # (active = active && !leaving; if (!any(active)) break;)
-        return [Assign(loop.coord, Var(MASK, active),
-                       Binary(MASK, "&&", Var(MASK, active), Unary(MASK, "!", Var(MASK, leaving)))),
-                BreakIfNone(loop.coord, active)]
-
-    for arm in (guard.body, guard.all_body):
-        if arm is not None:
-            arm.extend(update())
-    _rename(rest, staying, active)
+    for (k, stay, leaving), (g, _) in reversed(list(zip(chain, ends))):
+        if g is None:
+            guard = Guard(loop.coord, leaving, [])
+            body.insert(k + 1, guard)
+        else:
+            guard = body[g]
+            assert isinstance(guard, Guard)
+        for arm in (guard.body, guard.all_body):  # (active = active && !leaving; if (!any(active)) break;)
+            if arm is not None:
+                arm.extend([Assign(loop.coord, Var(MASK, active),
+                                   Binary(MASK, "&&", Var(MASK, active), Unary(MASK, "!", Var(MASK, leaving)))),
+                            BreakIfNone(loop.coord, active)])
+        del body[k]
+    for _, stay, _ in chain:
+        _rename(body, stay, active)
     loop.head_test = False
-    return {staying}
+    return {stay for _, stay, _ in chain}
+
+
+def _set_first(body: list[Stmt]) -> set[Symbol]:
+    """The variables whose first mention in ``body`` (nested statements in order) is an assignment of
+    the loop's own list, for every lane, of a value not made from them: each iteration sets them before
+    it reads them."""
+    seen: set[Symbol] = set()
+    first: set[Symbol] = set()
+    top = {id(s) for s in body}
+    for s in flatten(body):
+        reads = _reads(s)
+        if isinstance(s, Assign) and isinstance(s.target, Var) and s.target.sym not in seen:
+            x = s.target.sym
+            if id(s) in top and s.mask is None and x not in reads:
+                first.add(x)
+            seen.add(x)
+        seen |= reads
+    return first
+
+
+def _leaving_points(body: list[Stmt], active: Symbol, staying: Symbol) -> list[tuple[int, Symbol, Symbol]] | None:
+    """The places where lanes leave, in order: (index of ``staying_j = staying_j-1 && !leaving_j``,
+    ``staying_j``, ``leaving_j``), the first from ``active`` (or a copy of it), the last ``staying``."""
+    chain: list[tuple[int, Symbol, Symbol]] = []
+    while True:
+        k = next((i for i, s in enumerate(body) if _assigns(s, staying)), None)
+        if k is None or chain and k >= chain[-1][0]:
+            return None
+        v = body[k].value
+        if not (body[k].mask is None and isinstance(v, Binary) and v.op == "&&" and isinstance(v.left, Var)
+                and isinstance(v.right, Unary) and v.right.op == "!" and isinstance(v.right.operand, Var)):
+            return None
+        chain.append((k, staying, v.right.operand.sym))
+        before = v.left.sym
+        if before is active or any(_assigns(s, before) and isinstance(s.value, Var) and s.value.sym is active
+                                   for s in body[:k]):
+            return list(reversed(chain))
+        staying = before
 
 
 def _reads(s: Stmt) -> set[Symbol]:

@@ -6,7 +6,7 @@ Each loop shape is checked for the shape of its output on AVX2 and verified bit 
 a loop every lane enters, one entered under a mask (the test moves into a guard around the loop),
 one inside another loop, values blended after the leaving point and read after the loop, a loop
 with nothing to do where lanes leave (gcd: the guard is the test alone), one no lane leaves but by a
-uniform exit, and loops that do not fit (two places where lanes leave) keep their head test.
+uniform exit, two and three places where lanes leave (each leaving guard tests for the last lane).
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ KERNELS = {
                 "    }\n"
                 "    return sum;\n"
                 "}\n"),
-    # two places where lanes leave: keeps its head test
+    # two places where lanes leave: each one's guard takes its lanes off and tests for the last
     "two_leaves": ("int two_leaves(int v)\n"
                    "{\n"
                    "    int k;\n"
@@ -112,9 +112,46 @@ KERNELS = {
                    "    }\n"
                    "    return v + k;\n"
                    "}\n"),
+    # two in a loop inside another (what the leaving skips is set again before the next entry)
+    "two_leaves_nested": ("int two_leaves_nested(int v)\n"
+                          "{\n"
+                          "    int total = 0;\n"
+                          "    for (int r = 0; r < 3; r++) {\n"
+                          "        int w = v + r;\n"
+                          "        int k;\n"
+                          "        for (k = 0; k < 100; k++) {\n"
+                          "            if ((w & 255) == 42)\n"
+                          "                break;\n"
+                          "            w = w * 3 + 1;\n"
+                          "            if (w > 100000 || w < -100000)\n"
+                          "                break;\n"
+                          "            w = w % 1000;\n"
+                          "        }\n"
+                          "        total += w + k;\n"
+                          "    }\n"
+                          "    return total;\n"
+                          "}\n"),
+    # three, each setting a value for after the loop where it leaves (a blend outside any guard, after the
+    # staying mask: the leaving cannot end the iteration there, so the loop keeps its head test)
+    "three_leaves_nested": ("float three_leaves_nested(float x, int n)\n"
+                            "{\n"
+                            "    float total = 0.0f;\n"
+                            "    for (int r = 0; r < 3; r++) {\n"
+                            "        float a = x + (float)r, why = 0.0f;\n"
+                            "        for (int i = 0; i < (n & 31); i++) {\n"
+                            "            a = a * 1.5f - 0.25f;\n"
+                            "            if (a > 1000.0f) { why = 1.0f; break; }\n"
+                            "            a = a - (float)i;\n"
+                            "            if (a < -1000.0f) { why = 2.0f; break; }\n"
+                            "            if (a == 7.0f) { why = 3.0f; break; }\n"
+                            "        }\n"
+                            "        total += a * why;\n"
+                            "    }\n"
+                            "    return total;\n"
+                            "}\n"),
 }
 
-SINKS = ["halvings_if_big", "nested_leave", "newton_last", "gcd", "octaves"]
+SINKS = ["halvings_if_big", "nested_leave", "newton_last", "gcd", "octaves", "two_leaves", "two_leaves_nested"]
 
 
 def body(text: str, name: str) -> str:
@@ -160,9 +197,19 @@ def test_masked_entry_is_guarded(tmp_path: Path) -> None:
                      r"\3    for \(;;\) \{", res.text), res.text
 
 
-def test_two_leaving_points_keep_the_head_test(tmp_path: Path) -> None:
+def test_each_leaving_point_tests_for_the_last_lane(tmp_path: Path) -> None:
+    """Two places where lanes leave: each guard takes its leaving lanes off ``active`` and leaves the loop
+    when none is left; no staying masks."""
     _, _, res = expand_source(tmp_path, "two_leaves", KERNELS["two_leaves"], "avx2")
-    assert "while ((!_mm256_testz_si256(active" in body(res.text, "two_leaves")
+    b = body(res.text, "two_leaves")
+    assert len(re.findall(r"(active\d+) = _mm256_andnot_si256\((leaving\d+), \1\);\n\s*"
+                          r"if \(_mm256_testz_si256\(\1, _mm256_set1_epi32\(-1\)\)\)\n\s*break;", b)) == 2, b
+    assert not re.search(r"staying\d+ = _mm256_andnot", b), b
+
+
+def test_a_blend_after_the_staying_mask_keeps_the_head_test(tmp_path: Path) -> None:
+    _, _, res = expand_source(tmp_path, "three", KERNELS["three_leaves_nested"], "avx2")
+    assert "while ((!_mm256_testz_si256(active" in body(res.text, "three_leaves_nested")
 
 
 @pytest.mark.parametrize("isa", ["sse4.1", "neon", "avx512"])

@@ -65,7 +65,9 @@ def test_uniform_loop_has_no_masks(tmp_path: Path) -> None:
 def test_divergent_inner_loop_uniform_outer() -> None:
     _, res = expand_file(LOOPS / "nested.c")
     body = res.text[res.text.index("_Exp_nested("):]
-    assert "for (;;)" in body and "while (" in body
+    # (the outer loop's uniform test at its head; the inner one's where its lanes leave)
+    assert body.count("for (;;)") == 2 and "while (" not in body
+    assert re.search(r"(active\d+) = _mm_andnot_si128\(leaving\d+, \1\);\n\s*if \(_mm_testz_si128\(\1", body), body
 
 
 def test_pixel_kernel_uses_vector_loads_and_stores() -> None:

@@ -2,7 +2,8 @@
 table of two elements (``__sincosf_table[n]``) is a select of the two broadcast elements on every ISA;
 on AVX-512 a bigger one's elements sit in registers and permutes pick each lane's
 (``Isa.small_table``: ``_mm512_permutexvar``/``permutex2var``, a blend on the index's high bit past two
-registers); other ISAs keep their loads per lane. Each table shape is verified bit for bit on all 7 ISAs, and on AVX-512
+registers), on AVX2 up to two registers' worth (``_mm256_permutevar8x32_epi32`` and a blend); other ISAs
+keep their loads per lane. Each table shape is verified bit for bit on all 7 ISAs, and on AVX-512
 the output is checked for the permutes (and for none where the table is too big).
 """
 
@@ -73,6 +74,53 @@ TABLES = {
                   "        return T[(-v) & 7] * 2;\n"
                   "    return v;\n"
                   "}\n"),
+    # four doubles (glibc's sinf: __sincosf_table[0].sign[n & 3]): one register on AVX2
+    "sign_like": ("static const double S[4] = {1.0, -1.0, -1.0, 1.0};\n"
+                  "double sign_like(double x, int n)\n"
+                  "{\n"
+                  "    return x * S[n & 3];\n"
+                  "}\n"),
+    # 12 floats (two registers on AVX2, the second partly: a masked load) indexed by an unsigned value
+    "twelve_floats": ("static const float T[12] = {\n"
+                      + ", ".join(f"{i * 1.25 - 7:.2f}f" for i in range(12)) + "};\n"
+                      "float twelve_floats(float x, unsigned c)\n"
+                      "{\n"
+                      "    return x - T[c % 12u];\n"
+                      "}\n"),
+    # 6 doubles under a mask (two registers on AVX2, the second half empty)
+    "six_doubles": ("static const double T[6] = {0.5, -1.5, 2.25, -3.0, 4.75, 1e300};\n"
+                    "double six_doubles(double x, int q)\n"
+                    "{\n"
+                    "    if (x > 0.0)\n"
+                    "        return x * T[(unsigned)q % 6u];\n"
+                    "    return -x;\n"
+                    "}\n"),
+    # a local pointer into a table, read before a varying condition moves it (glibc's sinf: p->sign[n & 3]
+    # before `if (n & 2) p = &__sincosf_table[1];`): that read is T[0]'s, one table of four doubles
+    "pointer_not_yet_moved": ("typedef struct { double sign[4]; double c; } S;\n"
+                              "static const S T[2] = {{{1, -1, -1, 1}, 0.5}, {{-1, 1, 1, -1}, 2.5}};\n"
+                              "double pointer_not_yet_moved(double x, int n)\n"
+                              "{\n"
+                              "    const S *p = &T[0];\n"
+                              "    double s = p->sign[n & 3];\n"
+                              "    if (n & 2)\n"
+                              "        p = &T[1];\n"
+                              "    return x * s + p->c;\n"
+                              "}\n"),
+    # the same pointer moved inside a loop: read there, it is not T[0]'s
+    "pointer_moved_in_loop": ("typedef struct { double sign[4]; double c; } S;\n"
+                              "static const S T[2] = {{{1, -1, -1, 1}, 0.5}, {{-1, 1, 1, -1}, 2.5}};\n"
+                              "double pointer_moved_in_loop(double x, int n)\n"
+                              "{\n"
+                              "    const S *p = &T[0];\n"
+                              "    double acc = 0.0;\n"
+                              "    for (int i = 0; i < (n & 7); i++) {\n"
+                              "        acc += p->sign[i & 3] * x;\n"
+                              "        if (acc > 1.0)\n"
+                              "            p = &T[1];\n"
+                              "    }\n"
+                              "    return acc + p->c;\n"
+                              "}\n"),
     # too big for registers (200 doubles): loads per lane everywhere
     "big_table": ("static const double T[200] = {\n"
                   + ", ".join(f"{i * 0.5:.1f}" for i in range(200)) + "};\n"
@@ -96,6 +144,28 @@ def test_avx512_reads_them_by_permutes(tmp_path: Path, name: str, n: int) -> Non
     assert "permutex" in res.text
     assert "_mm512_i32gather" not in res.text and "_mm512_i64gather" not in res.text
     assert any(r.kind == "small-table" for r in res.remarks)
+
+
+@pytest.mark.parametrize("name, n", [("sign_like", 4), ("six_doubles", 6), ("int_table", 8), ("twelve_floats", 12)])
+def test_avx2_reads_them_by_permutes(tmp_path: Path, name: str, n: int) -> None:
+    """Up to two registers of table on AVX2: ``vpermd`` per register, a blend on the index's next bit."""
+    _, _, res = expand_source(tmp_path, name, TABLES[name], "avx2", functions=[name])
+    assert "_exp_small_table_" in res.text and f"_{n}(" in res.text, res.text
+    assert "_mm256_permutevar8x32_epi32" in res.text
+    assert ("_mm256_maskload_epi32" in res.text) == (name in ("six_doubles", "twelve_floats")), res.text
+    assert "_mm256_extract_epi" not in res.text, res.text
+
+
+def test_a_pointer_read_before_it_moves_reads_its_first_element(tmp_path: Path) -> None:
+    """expand/passes/pointer_locals.py: where every assignment reaching a read of ``p`` gives ``&T[0]``, the
+    read is ``T[0]``'s (on AVX-512 the four signs are then one small table); inside a loop that moves
+    it, it is not."""
+    _, _, res = expand_source(tmp_path, "moved", TABLES["pointer_not_yet_moved"], "avx512",
+                              functions=["pointer_not_yet_moved"])
+    assert "_exp_small_table_f64_4" in res.text and "T[0].sign" in res.text, res.text
+    _, _, res = expand_source(tmp_path, "loop", TABLES["pointer_moved_in_loop"], "avx512",
+                              functions=["pointer_moved_in_loop"])
+    assert "T[1].sign" in res.text, res.text  # (both rows: a select on p's index)
 
 
 @pytest.mark.parametrize("isa", ALL)

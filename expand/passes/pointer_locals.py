@@ -27,16 +27,24 @@ from expand.ir import types as T
 from expand.ir.nodes import (
     Assign,
     Binary,
+    Block,
+    Break,
     Cast,
     Cond,
     Const,
+    Continue,
     Expr,
+    ExprStmt,
     Function,
+    Goto,
     If,
     Index,
+    Label,
     Loop,
     Member,
     NameMaker,
+    Return,
+    Stmt,
     Symbol,
     Unary,
     Var,
@@ -344,9 +352,73 @@ def _table_pointers(fn: Function) -> None:
             s.value = as_int(map_expr(found[1], f))  # (the index may read through another such pointer)
             continue
         map_stmt_exprs(s, f)
+    _constant_indexes(fn.body, {i for _, i in idx.values()})
     # What is left of the pointers (their declarations): gone when nothing reads them any more.
     used = {n.sym for s in walk_stmts(fn.body) for e in stmt_exprs(s) for n in e.walk() if isinstance(n, Var)}
     fn.locals = [s for s in fn.locals if s not in idx or s in used]
+
+
+def _constant_indexes(body: list[Stmt], indexes: set[Symbol]) -> None:
+    """Reads of ``indexes`` where every assignment that reaches them gives one constant read that constant
+    (glibc's sinf reads ``p->sign[n & 3]`` and reduce_fast's ``p->hpi`` before ``if (n & 2) p =
+    &__sincosf_table[1];`` can change ``p``: ``__sincosf_table[0]``'s, one table of four, not a table per
+    lane). Forward, through branches; a loop forgets what it assigns; a label keeps what every goto to it
+    and the statement before it agree on (a label some goto reaches from after it: nothing)."""
+    order = list(walk_stmts(body))
+    seen: set[str] = set()
+    backward: set[str] = set()
+    for s in order:
+        if isinstance(s, Label):
+            seen.add(s.name)
+        elif isinstance(s, Goto) and s.label in seen:
+            backward.add(s.label)
+    at_gotos: dict[str, list[dict[Symbol, int]]] = {}
+
+    def meet(a: dict[Symbol, int], b: dict[Symbol, int]) -> dict[Symbol, int]:
+        return {k: v for k, v in a.items() if b.get(k) == v}
+
+    def run(stmts: list[Stmt], known: dict[Symbol, int]) -> dict[Symbol, int]:
+        def sub(n: Expr) -> Expr:
+            return Const(T.INT, known[n.sym], str(known[n.sym])) if isinstance(n, Var) and n.sym in known else n
+
+        for s in stmts:
+            if isinstance(s, Assign):
+                s.value = map_expr(s.value, sub)
+                if not isinstance(s.target, Var):
+                    s.target = map_expr(s.target, sub)
+                elif s.target.sym in indexes:
+                    c = fold_int(s.value)
+                    known = {k: v for k, v in known.items() if k is not s.target.sym}
+                    if c is not None:
+                        known[s.target.sym] = c
+            elif isinstance(s, If):
+                s.cond = map_expr(s.cond, sub)
+                known = meet(run(s.then, dict(known)), run(s.els, dict(known)))
+            elif isinstance(s, Block):
+                known = run(s.body, known)
+            elif isinstance(s, Loop):
+                known = run(s.init, known)
+                changed = {t.target.sym for t in walk_stmts([*s.body, *s.step])
+                           if isinstance(t, Assign) and isinstance(t.target, Var)}
+                known = {k: v for k, v in known.items() if k not in changed}
+                if s.cond is not None:
+                    s.cond = map_expr(s.cond, sub)
+                run(s.body, dict(known))
+                run(s.step, dict(known))
+            elif isinstance(s, Label):
+                if s.name in backward:
+                    known = {}
+                for other in at_gotos.get(s.name, []):
+                    known = meet(known, other)
+            elif isinstance(s, Goto):
+                at_gotos.setdefault(s.label, []).append(dict(known))
+            elif isinstance(s, (ExprStmt, Return)):
+                map_stmt_exprs(s, sub)
+            elif not isinstance(s, (Break, Continue)):
+                raise AssertionError(f"_constant_indexes: {type(s).__name__}")
+        return known
+
+    run(body, {})
 
 
 def _which(e: Expr, params: list[Symbol], which: dict[Symbol, Symbol]) -> Expr | None:
