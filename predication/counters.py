@@ -247,6 +247,11 @@ def _scalar_exit(lin, loop: MaskedLoop, outs: list[tuple[Symbol, Symbol]], shape
     if test is None or first.block.preds != [cfg.entry] or len(cfg.entry.succs) != 2 \
             or first.block not in cfg.entry.succs or first.mask is not test.target.sym:
         return None
+    # (a plain ``break``: not an exit that first does something, ``retval = 1; goto done;`` from an early
+    # return, nor one to another place: the lanes leaving by it are not the loop's ``left`` ones;
+    # fuzz 20261202-173)
+    if first.block.stmts or first.block.succs != [cfg.pseudo.get("break")]:
+        return None
     scalars = scalars_at.get(id(test), set())  # (this loop's counters and those of the loops around it)
     terms = _conjuncts(test.value.right.operand)
     uni = [e for e in terms if _uniform(e, shapes, scalars)]
