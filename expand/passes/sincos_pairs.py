@@ -42,6 +42,7 @@ from expand.ir.visitor import nested
 #: (sine, cosine) -> the function giving both through two pointers
 PAIRS: dict[tuple[str, str], str] = {("sinf", "cosf"): "sincosf"}
 _PARTNER = {**{s: c for s, c in PAIRS}, **{c: s for s, c in PAIRS}}
+_SINES = {s for s, _ in PAIRS}
 
 
 def _calls(s: Stmt) -> Iterator[Call]:
@@ -81,7 +82,9 @@ def _simple(s: Stmt) -> bool:
 
 
 def _pair_in(stmts: list[Stmt], fixed: set[Symbol]) -> tuple[int, int, Call, Call, Symbol] | None:
-    """The first pair in ``stmts``: (first statement, second statement, sine, cosine, argument)."""
+    """The first pair in ``stmts``: (first statement, second statement, sine, cosine, argument). The
+    statements from the first to the one before the second make no other call and do not assign the
+    argument; the second makes no other call (it may assign the argument: after both calls read it)."""
     for i, s in enumerate(stmts):
         if not _simple(s):
             continue
@@ -94,12 +97,10 @@ def _pair_in(stmts: list[Stmt], fixed: set[Symbol]) -> tuple[int, int, Call, Cal
                 t = stmts[j]
                 partner = next((d for d in _calls(t) if d is not c and libm_name(d.func) == want
                                 and _argument(d, fixed) is arg), None) if _simple(t) else None
-                if partner is not None and all(_quiet(stmts[k], (c, partner), arg, k == j)
-                                               for k in range(i, j + 1)) and (i < j or _quiet(t, (c, partner), arg,
-                                                                                              True)):
-                    sin, cos = (c, partner) if libm_name(c.func) in {p[0] for p in PAIRS} else (partner, c)
+                if partner is not None and _quiet(t, (c, partner), arg, True):
+                    sin, cos = (c, partner) if libm_name(c.func) in _SINES else (partner, c)
                     return i, j, sin, cos, arg
-                if not _quiet(t, (c,), arg, False) and j > i:
+                if not _quiet(t, (c,), arg, False):
                     break
     return None
 
@@ -135,7 +136,7 @@ def fuse_sincos(fn: Function, available: Callable[[str], bool]) -> int:
 
             def swap(n: Expr, outs: list[Symbol] = outs, arg: Symbol = arg) -> Expr:
                 if isinstance(n, Call) and _argument(n, {arg}) is arg:
-                    return Var(T.FLOAT, outs[0] if libm_name(n.func) in {p[0] for p in PAIRS} else outs[1])
+                    return Var(T.FLOAT, outs[0] if libm_name(n.func) in _SINES else outs[1])
                 return n
 
             for s in stmts[i:found[1] + 1]:
