@@ -687,8 +687,10 @@ class FunctionPrinter:
                                        f"{' and selected' if length > 1 else ''}")
             if length == 1:
                 return first
-            return isa.select(k, isa.cmp("==", ik, self.vec(idx), isa.splat(ik, "1")), isa.splat(k, cexpr(at(1))),
-                              first)
+            pick = isa.cmp("==", ik, self.vec(idx), isa.splat(ik, "1"))
+            if self.cur_mask is not None:  # (as a read per lane does: the statement's mask read, dce kept it)
+                pick = isa.mask_and(self.cur_mask.name, pick)
+            return isa.select(k, pick, isa.splat(k, cexpr(at(1))), first)
         if isa.small_table_max(k) == 0:
             return None
         try:
@@ -709,6 +711,9 @@ class FunctionPrinter:
         if stride > 1:
             v = isa.shift("<<", ck, v, str(stride.bit_length() - 1), True) if stride & (stride - 1) == 0 \
                 else isa.binop("*", ck, v, isa.splat(ck, str(stride)))
+        if self.cur_mask is not None:  # (inactive lanes read element 0, as reads per lane do: the statement's
+            # mask is read, which dead code elimination kept for it: expand-fuzz avx2 20261203-69)
+            v = isa.select(ck, self.cur_mask.name, v, isa.splat(ck, "0"))
         base = cexpr(e.base) if term is e else "&" + cexpr(at(0))
         self.remark("small-table", f"read of {what} at an index that differs per lane: the table's "
                                    f"{n} elements in registers, picked by permutes")
