@@ -98,10 +98,12 @@ FASTMATH_FLAGS = ["-O3", "-ffast-math"]
 CLONE_FLAGS = ["-O3", "-fopenmp-simd", "-ffp-contract=off"]
 CALLER_FLAGS = ["-O3", "-fopenmp-simd"]
 MAIN_FLAGS = ["-O2", "-fPIE"]
-#: mathlib's vector libm functions the kernels call (and expand's output or the anchors may call)
-LIBM = ["expf", "logf", "powf", "sqrtf", "sinf", "cosf"]
+#: mathlib's vector libm functions the kernels call (and expand's output or the anchors may call: aobench's
+#: cosf/sinf pair is one sincosf, expand/passes/sincos_pairs.py)
+LIBM = ["expf", "logf", "powf", "sqrtf", "sinf", "cosf", "sincosf"]
 #: libm names whose scalar calls must reach glibc's sources (libexpandm_scalar.a) in the program itself
-SCALAR_LIBM = ("expf", "logf", "powf", "sinf", "cosf")
+#: (GCC's scalar aobench calls sincosf for its cosf/sinf pair)
+SCALAR_LIBM = ("expf", "logf", "powf", "sinf", "cosf", "sincosf")
 
 
 @dataclass
