@@ -190,7 +190,9 @@ def _rewrite(lin: Linear, loop: MaskedLoop, shapes: Shapes, again: set[Symbol] |
         if any(_assigns(s, leaving) or stay in _reads(s) for s in flatten(body[k + 1:end])):
             return None
         rest = body[end:-1]  # (what the lanes still on do after this point: later leaving points too)
-        if any(active in _reads(s) for s in flatten(rest)):
+        # (active, and the mask of the leaving point before, become this point's staying lanes there)
+        before = {active} | ({chain[j - 1][1]} if j else set())
+        if any(before & _reads(s) for s in flatten(rest)):
             return None
         if stay in outside or not _no_op_when_false(rest, stay, outside, again, shapes):
             return None
