@@ -288,11 +288,7 @@ class Avx2(GatherInstructions, RegIsa):
         if rt != "__m256i":
             r = f"_mm256_castsi256_{self._sfx(k)}({r})"
         lines.append(f"    return {r};\n")
-        reg = self._func(f"_exp_small_table_{k}_{n}", rt, ["const void *b", "__m256i i"], "".join(lines))
-        ik = self.table_index_kind(k)
-        return self._lift(f"_exp_small_table_{k}_{n}_gang", self.vtype(k), self.nregs(k),
-                          [Arg("const void *", base), self.gang_arg(ik, index)],
-                          lambda _j, b, i: f"{reg}({b}, {i})")
+        return self._small_table_gang(k, n, base, index, "".join(lines))
 
     # ------------------------------------------------------------------ arithmetic
     def binop(self, op: str, k: str, a: str, b: str) -> str:

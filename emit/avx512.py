@@ -288,11 +288,7 @@ class Avx512(GatherInstructions, RegIsa):
             lines.append(f"    {rt} hi = {pick(2, 3 if nt == 4 else None)};\n")
             high = f"_mm512_test_epi{eb}_mask(i, _mm512_set1_epi{eb}({2 * per}))"
             lines.append(f"    return _mm512_mask_blend_{sfx}({high}, lo, hi);\n")
-        reg = self._func(f"_exp_small_table_{k}_{n}", rt, ["const void *b", "__m512i i"], "".join(lines))
-        ik = self.table_index_kind(k)
-        return self._lift(f"_exp_small_table_{k}_{n}_gang", self.vtype(k), self.nregs(k),
-                          [Arg("const void *", base), self.gang_arg(ik, index)],
-                          lambda _j, b, i: f"{reg}({b}, {i})")
+        return self._small_table_gang(k, n, base, index, "".join(lines))
 
     # ------------------------------------------------------------------ arithmetic
     def _div32(self, k: str, rem: bool) -> str:

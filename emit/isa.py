@@ -892,6 +892,15 @@ class RegIsa(Isa):
         self._func(name, out_type, params, body)
         return f"{name}({', '.join(a.expr for a in args)})"
 
+    def _small_table_gang(self, k: str, n: int, base: str, index: str, body: str) -> str:
+        """``small_table``'s gang from ``body``, the C of one register of result from the table at ``b``
+        and one register of index ``i`` (the ISA's permutes), as a helper applied register by register."""
+        reg = self._func(f"_exp_small_table_{k}_{n}", self.regtype(k), ["const void *b", f"{self.regtype('i32')} i"],
+                         body)
+        return self._lift(f"_exp_small_table_{k}_{n}_gang", self.vtype(k), self.nregs(k),
+                          [Arg("const void *", base), self.gang_arg(self.table_index_kind(k), index)],
+                          lambda _j, b, i: f"{reg}({b}, {i})")
+
     def _map(self, name: str, k: str, fn: Callable[..., str], *gangs: str, out_k: str | None = None) -> str:
         """Apply ``fn(reg, reg, ...)`` register-wise to gangs of kind ``k`` (same register count as
         the result, of kind ``out_k``)."""

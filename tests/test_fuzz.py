@@ -546,11 +546,16 @@ def test_command_line(tmp_path: Path) -> None:
 REGRESSION_FILES = sorted(REGRESSIONS.glob("*.c")) if REGRESSIONS.exists() else []
 
 
-@pytest.mark.parametrize("path", [p for p in REGRESSION_FILES if not p.name.startswith("fuzz_log")],
-                         ids=lambda p: p.stem)
-def test_fuzz_regression(path: Path) -> None:
-    m = re.search(r"expand-fuzz: isa (\S+)", path.read_text())  # found on another ISA (default SSE4.1)
-    isa_name = m.group(1) if m else "sse4.1"
+def _regression_isas(path: Path) -> list[str]:
+    """The ISAs a regression file names (``expand-fuzz: isa avx2 avx512``: found there), else SSE4.1."""
+    m = re.search(r"expand-fuzz: isa ([\w.]+(?: [\w.]+)*)", path.read_text())
+    return m.group(1).split() if m else ["sse4.1"]
+
+
+@pytest.mark.parametrize("path,isa_name", [
+    pytest.param(p, i, id=p.stem if len(_regression_isas(p)) == 1 else f"{p.stem}-{i}")
+    for p in REGRESSION_FILES if not p.name.startswith("fuzz_log") for i in _regression_isas(p)])
+def test_fuzz_regression(path: Path, isa_name: str) -> None:
     if shutil.which(get_isa(isa_name).cc[0]) is None:
         pytest.skip(f"{get_isa(isa_name).cc[0]} is not installed, which compiles {isa_name} code")
     out = check_file(path, isa_name, n_random=2000)

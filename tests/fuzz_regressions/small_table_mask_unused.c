@@ -1,6 +1,6 @@
 /* Found by expand-fuzz --isa avx2 (seed 20261203, program 69; minimized by expand-fuzz); the same on
    avx512 since its small tables (14f5392).
-   expand-fuzz: isa avx512
+   expand-fuzz: isa avx2 avx512
 
    Bug: the vector code did not compile: -Werror=unused-but-set-variable on m_not_1_le_cond. The read of
    T1 at an index that differs per lane, under that mask, is a small table (emit/avx2.py, avx512.py:
