@@ -44,6 +44,12 @@ EXPECTED_DIAGNOSTICS = {k.name: k.diagnostic for k in KERNELS if k.diagnostic}
 
 def check(f: CorpusFunction, isa_name: str, boscc: str = "auto") -> tuple[bool, str]:
     """Expand ``f`` for ``isa_name`` and verify it; (ok, table cell)."""
+    ok, cell, _ = check_detailed(f, isa_name, boscc)
+    return ok, cell
+
+
+def check_detailed(f: CorpusFunction, isa_name: str, boscc: str = "auto") -> tuple[bool, str, str]:
+    """``check``, plus what a failure printed (the verification's summary and details; "" when ok)."""
     isa = get_isa(isa_name)
     n_random = 20_000 if isa.run_prefix else 100_000
     try:
@@ -53,8 +59,8 @@ def check(f: CorpusFunction, isa_name: str, boscc: str = "auto") -> tuple[bool, 
     except ExpandError as exc:
         expected = EXPECTED_DIAGNOSTICS.get(f.name)
         if expected is not None and expected in exc.message:
-            return True, f"diagnostic (expected): {exc.message}"
-        return False, f"error: {exc.message}"
+            return True, f"diagnostic (expected): {exc.message}", ""
+        return False, f"error: {exc.message}", exc.message
     (e,) = res.functions
     rep = verify(scalar_sources=[f.source], scalar_name=e.scalar_name, vector_c=res.text,
                  vector_name=e.vector_name, params=[Param(p.name, p.type, p.shape or "varying") for p in e.params],
@@ -62,21 +68,27 @@ def check(f: CorpusFunction, isa_name: str, boscc: str = "auto") -> tuple[bool, 
                  isa=isa, include_dirs=f.include_dirs, link_files=f.link, libs=tuple(f.libs) or ("m",),
                  constants=e.constants, n_random=n_random, bounds=f.bounds)
     if rep.ok:
-        return True, f"{rep.inputs:,} ok"
+        return True, f"{rep.inputs:,} ok", ""
     if rep.not_run is not None:  # compiled and linked; this host cannot run it (emit/host.py)
-        return True, "compiled, not run here"
+        return True, "compiled, not run here", ""
+    why = f"{rep.summary}\n{rep.details[:3000]}"
     if rep.mismatches:
-        return False, f"{rep.mismatches:,} of {rep.inputs:,} differ"
-    return False, "build failed"
+        return False, f"{rep.mismatches:,} of {rep.inputs:,} differ", why
+    return False, f"failed ({rep.verdict})", why
 
 
-def table(isas: list[str], jobs: int = 2, boscc: str = "auto") -> tuple[str, bool]:
+def table(isas: list[str], jobs: int = 2, boscc: str = "auto",
+          failures: list[str] | None = None) -> tuple[str, bool]:
+    """The matrix of ``isas`` as Markdown and whether every cell is ok; ``failures`` (when given) gets
+    one text per failed cell: the function, the ISA and what the verification printed."""
     funcs = corpus() + loop_kernels() + suite_functions()
-    cells: dict[tuple[str, str], tuple[bool, str]] = {}
+    cells: dict[tuple[str, str], tuple[bool, str, str]] = {}
     with ThreadPoolExecutor(jobs) as pool:
-        futs = {(f.name, i): pool.submit(check, f, i, boscc) for f in funcs for i in isas}
+        futs = {(f.name, i): pool.submit(check_detailed, f, i, boscc) for f in funcs for i in isas}
         for key, fut in futs.items():
             cells[key] = fut.result()
+            if failures is not None and not cells[key][0]:
+                failures.append(f"{key[0]} [{key[1]}]: {cells[key][1]}\n{cells[key][2]}")
     head = "| function | " + " | ".join(f"{i} ({get_isa(i).lanes})" for i in isas) + " |"
     sep = "|---|" + "---|" * len(isas)
     rows = [head, sep]
