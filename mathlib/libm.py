@@ -66,6 +66,7 @@ from pathlib import Path
 from emit import ISAS, get_isa
 from emit.isa import lane_kind
 from expand import abi
+from expand.cache import cache_root
 from expand.driver import expand_module
 from expand.ir import types as T
 from expand.ir.diagnostics import ExpandError
@@ -757,15 +758,6 @@ def _isa_blocks(ms: list[dict], seen: set[str]) -> list[str]:
 
 
 # ------------------------------------------------------------------ on demand (expand --verify)
-
-
-def cache_root() -> Path:
-    """Where ``ensure`` builds: ``$EXPAND_CACHE_DIR``, else ``$XDG_CACHE_HOME/expand`` or ``~/.cache/expand``."""
-    env = os.environ.get("EXPAND_CACHE_DIR")
-    if env:
-        return Path(env).expanduser().resolve()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "expand"
 
 
 def ensure(isas: Sequence[str], functions: Sequence[str], out: Path | None = None) -> Path:

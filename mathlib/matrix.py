@@ -77,23 +77,26 @@ def check_detailed(f: CorpusFunction, isa_name: str, boscc: str = "auto") -> tup
     return False, f"failed ({rep.verdict})", why
 
 
-def table(isas: list[str], jobs: int = 2, boscc: str = "auto",
-          failures: list[str] | None = None) -> tuple[str, bool]:
-    """The matrix of ``isas`` as Markdown and whether every cell is ok; ``failures`` (when given) gets
-    one text per failed cell: the function, the ISA and what the verification printed."""
-    funcs = corpus() + loop_kernels() + suite_functions()
-    cells: dict[tuple[str, str], tuple[bool, str, str]] = {}
-    with ThreadPoolExecutor(jobs) as pool:
-        futs = {(f.name, i): pool.submit(check_detailed, f, i, boscc) for f in funcs for i in isas}
+def table(isas: list[str], jobs: int = 2, boscc: str = "auto", failures: list[str] | None = None,
+          funcs: list[CorpusFunction] | None = None) -> tuple[str, bool]:
+    """The matrix of ``funcs`` (default: the corpus, the loop kernels and the suite) x ``isas`` as Markdown,
+    and whether every cell is ok; ``failures`` (when given) gets one text per failed cell: the function,
+    the ISA and what the verification printed."""
+    if funcs is None:
+        funcs = corpus() + loop_kernels() + suite_functions()
+    cells: dict[tuple[int, str], tuple[bool, str, str]] = {}
+    with ThreadPoolExecutor(jobs) as pool:  # (by position: the loop kernels and the suite both have a mandelbrot)
+        futs = {(n, i): pool.submit(check_detailed, f, i, boscc) for n, f in enumerate(funcs) for i in isas}
         for key, fut in futs.items():
             cells[key] = fut.result()
             if failures is not None and not cells[key][0]:
-                failures.append(f"{key[0]} [{key[1]}]: {cells[key][1]}\n{cells[key][2]}")
+                f = funcs[key[0]]
+                failures.append(f"{f.name} ({f.source}) [{key[1]}]: {cells[key][1]}\n{cells[key][2]}")
     head = "| function | " + " | ".join(f"{i} ({get_isa(i).lanes})" for i in isas) + " |"
     sep = "|---|" + "---|" * len(isas)
     rows = [head, sep]
-    for f in funcs:
-        rows.append(f"| {f.name} | " + " | ".join(cells[(f.name, i)][1] for i in isas) + " |")
+    for n, f in enumerate(funcs):
+        rows.append(f"| {f.name} | " + " | ".join(cells[(n, i)][1] for i in isas) + " |")
     ok = all(v[0] for v in cells.values())
     return "\n".join(rows), ok
 

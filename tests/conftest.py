@@ -64,14 +64,15 @@ WIDTH_VARIANTS = {"sve128": "sve", "sve512": "sve", "rvv256": "rvv"}
 WIDTH_MODULES = {"test_sve.py", "test_rvv.py"}
 #: Cross products whose other ISAs only the deep run takes (test function -> the ISAs of the README's
 #: run): every BOSCC mode of every corpus function and loop kernel on every ISA (the default mode runs on
-#: every ISA in test_matrix.py, and the modes' own tests in test_boscc.py), and the two vector-math modes
-#: of the kernel suite on the new ISAs (their corpus matrix runs in the README's run), and the vector libm's
-#: functions against their glibc sources on the SVE and RVV tables.
+#: every ISA in test_matrix.py, and the modes' own tests in test_boscc.py), the kernel suite with mathlib's
+#: vector libm on the new ISAs (per-lane libm calls on SVE and RVV too: the README's run verifies the suite
+#: there, the matrix's suite rows, in test_kernel_suite.py only), and the vector libm's functions against
+#: their glibc sources on the SVE and RVV tables.
 FIXED_WIDTH = {"sse2", "sse4.1", "avx2", "avx512", "neon", "altivec", "generic"}  # (the tables before SVE and RVV)
 DEEP_CASES = {
     "test_every_function_every_isa_verifies": {"avx2", "neon"},
     "test_loop_corpus_verifies_in_every_boscc_mode": {"avx2", "neon"},
-    "test_kernel_verifies_per_lane_libm": FIXED_WIDTH,
+    "test_kernel_verifies_per_lane_libm": FIXED_WIDTH | {"sve", "rvv"},
     "test_kernel_verifies_with_vector_libm": FIXED_WIDTH,
     "test_every_function_equals_the_glibc_source": {"avx2", "sse4.1", "neon", "altivec"},
     "test_sample_equals_the_glibc_source_scalable": set(),
@@ -81,11 +82,13 @@ DEEP = "deep"
 
 
 def deep_case(item) -> bool:
-    """Whether ``item`` is left to the deep run: a width variant outside WIDTH_MODULES, or another ISA of
-    a DEEP_CASES cross product."""
+    """Whether ``item`` is left to the deep run: a width variant outside WIDTH_MODULES, another ISA of
+    a DEEP_CASES cross product, or a test marked ``deep``."""
     params = getattr(getattr(item, "callspec", None), "params", {})
     isas = [v for v in params.values() if isinstance(v, str) and v in ISAS]
     if any(v in WIDTH_VARIANTS for v in isas) and item.path.name not in WIDTH_MODULES:
+        return True
+    if item.get_closest_marker(DEEP) is not None:  # (a test marked deep itself: the deep fuzz run)
         return True
     keep = DEEP_CASES.get(getattr(item, "originalname", item.name))
     return keep is not None and any(v not in keep for v in isas)

@@ -39,6 +39,8 @@ set no errno; ``verify(errno=...)`` says otherwise).
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import math
 import os
 import re
@@ -57,6 +59,7 @@ from typing import Protocol
 
 from emit.host import why_not_here
 from emit.isa import lane_kind, scalar_ctype
+from expand.cache import cache_root
 from expand.ir.types import BASIC_TYPES, Array, CType, Float, Int, Pointer, Record, Void, strip_spelling
 
 #: Most edge combinations tested when the cross product of several edge sets is larger.
@@ -994,20 +997,59 @@ def precompiled_header(isa: IsaLike, d: Path, cflags: Sequence[str] = ()) -> Pat
     """Write ``d/verify-pch-ISA.h`` (the standard and intrinsics headers every harness includes) and
     precompile it with the harness's flags (plus ``cflags``, as given to ``verify``); return the
     header to pass as ``verify(pch=...)``. Many checks for one ISA (the fuzzer's) save most of their
-    compile time this way."""
+    compile time this way. Safe for processes sharing ``d``: each file appears whole (a rename)."""
     tag = re.sub(r"\W", "_", "-".join([isa.name, str(isa.lanes), *cflags]))
+    if len(tag) > 80:  # (a file name's length is limited)
+        tag = f"{tag[:40]}_{hashlib.sha256(tag.encode()).hexdigest()[:16]}"
     h = d / f"verify-pch-{tag}.h"
     if Path(f"{h}.gch").exists():
         return h
     d.mkdir(parents=True, exist_ok=True)
     std = ["<signal.h>", "<stdatomic.h>", "<stdint.h>", "<stdio.h>", "<stdlib.h>", "<string.h>", "<sys/mman.h>",
            "<unistd.h>"]
-    h.write_text("".join(f"#include {x}\n" for x in [*std, *getattr(isa, "headers", [])]))
-    tmp = d / f".{h.name}.{os.getpid()}.gch"
+    own = f"{os.getpid()}-{threading.get_ident()}"
+    tmp_h = d / f".{h.name}.{own}"
+    tmp_h.write_text("".join(f"#include {x}\n" for x in [*std, *getattr(isa, "headers", [])]))
+    os.replace(tmp_h, h)  # (the same text whoever writes it; never seen half written by a compiler)
+    tmp = d / f".{h.name}.{own}.gch"
     _run(list(isa.cc) + COMPILE_FLAGS + list(isa.cflags) + list(cflags) + ["-x", "c-header", str(h), "-o", str(tmp)],
          "precompiling the headers", d, COMPILE_TIMEOUT)
     os.replace(tmp, f"{h}.gch")
     return h
+
+
+@functools.cache
+def _compiler_id(cc: tuple[str, ...]) -> str:
+    """A short hash of ``cc --version`` (precompiled headers are only good for the compiler that made them)."""
+    try:
+        out = subprocess.run([*cc, "--version"], check=False, capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        out = ""
+    return hashlib.sha256(f"{cc}\0{out}".encode()).hexdigest()[:12]
+
+
+#: Names that, in a directory the harness searches first, could stand for a system header the
+#: precompiled headers hold (glibc's own include/ has stdio.h, bits/, sys/ ...)
+_SYSTEM_NAMES = ("signal.h", "stdatomic.h", "stdint.h", "stdio.h", "stdlib.h", "string.h", "unistd.h", "stddef.h",
+                 "stdarg.h", "features.h", "errno.h", "math.h", "immintrin.h", "arm_neon.h", "altivec.h",
+                 "riscv_vector.h", "arm_sve.h", "bits", "sys", "gnu", "asm")
+
+
+def _shadows_system_headers(d: Path) -> bool:
+    """Whether directory ``d`` holds a file or directory named like a system header (see _SYSTEM_NAMES)."""
+    return any((d / n).exists() for n in _SYSTEM_NAMES)
+
+
+def cached_precompiled_header(isa: IsaLike, cflags: Sequence[str] = ()) -> Path | None:
+    """``precompiled_header`` in expand's cache (expand/cache.py, one directory per compiler), or None
+    where the ISA's compiler takes none (``Isa.precompiled_headers``) or the cache cannot be written
+    (the headers are then parsed each time: only slower)."""
+    if not getattr(isa, "precompiled_headers", False):
+        return None
+    try:
+        return precompiled_header(isa, cache_root() / f"verify-pch-{_compiler_id(tuple(isa.cc))}", cflags)
+    except (OSError, _BuildError):
+        return None
 
 
 def trip_bounds(params: Sequence, trip_params: Sequence[str], given: dict[str, tuple[int, int]] | None = None,
@@ -1062,7 +1104,7 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
            seed: int = 1, workdir: Path | None = None, keep: bool = False,
            call_log: bool = False, call_log_loose: Sequence[int] = (), call_log_loose_step: int = 0,
            nan_bits: bool = True,
-           pch: Path | None = None,
+           pch: Path | None | str = "cache",
            ulp_bound: int | None = None, cflags: Sequence[str] = (),
            scalar_cflags: Sequence[str] = (), scalar_static: bool = False,
            bounds: dict[str, tuple[int, int]] | None = None, global_vars: Sequence[tuple[str, CType]] = (),
@@ -1079,7 +1121,8 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
     orders commutative operands).
     ``pch``: a header made by ``precompiled_header`` for this ISA, force-included in the harness (it
     only saves the compiler from parsing the intrinsics headers again; a stale one is ignored, and so is
-    any where ``vector_c`` defines a feature-test macro such as _GNU_SOURCE).
+    any where ``vector_c`` defines a feature-test macro such as _GNU_SOURCE); ``"cache"`` (the default):
+    one kept in expand's cache (``cached_precompiled_header``); None: none.
     ``ulp_bound``: ULP mode, for vector code calling a vector math library that changes results
     (libmvec, SLEEF): a float result (or float behind a pointer) matches when within ``ulp_bound``
     units in the last place of the scalar one (NaN matches NaN, an infinity only itself, +0 and -0
@@ -1199,6 +1242,10 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
             # (not where the vector file defines a feature-test macro before its #includes, _GNU_SOURCE
             # for nextupf: the precompiled headers were read without it, and decide what math.h declares)
             feature = re.search(r"^\s*#\s*define\s+_\w*_SOURCE\b", vector_c, re.M)
+            if pch == "cache":  # (not where the user's directories could hold headers of those names)
+                dirs = [*include_dirs, *src_dirs, *(f[2:] for f in cflags if f.startswith("-I") and len(f) > 2)]
+                pch = None if feature or any(_shadows_system_headers(Path(d)) for d in dirs) \
+                    else cached_precompiled_header(isa, cflags)
             force = ["-include", str(pch)] if pch is not None and not feature else []
             _run(base + _abstract_machine_calls(isa.clang) + sys_cpp + force + ["-c", "harness.c", "-o", "harness.o"],
                  "compiling the harness (with the vector file)", wd, COMPILE_TIMEOUT)
