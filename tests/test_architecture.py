@@ -18,6 +18,7 @@ PACKAGES = ("expand", "frontends", "predication", "emit", "mathlib")
 #: first layer whose prefix it starts with (so ``expand.ir`` before ``expand``).
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("expand.ir", ("expand.ir",)),
+    ("expand.cache", ()),  # (where built things are kept: the vector libm, verify's precompiled headers)
     ("expand.analysis", ("expand.ir", "expand.analysis")),
     ("expand.passes", ("expand.ir", "expand.analysis", "expand.passes")),
     ("frontends", ("expand.ir", "expand.passes", "frontends")),
@@ -30,11 +31,11 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # (mathlib.corpus: the cross-check's inputs; mathlib.libm: expand-fuzz builds the vector libm its programs
     # call, as the command line does)
     ("expand.check", ("expand.ir", "expand.analysis", "expand.passes", "frontends", "emit", "expand.driver",
-                      "expand.vecmath", "expand.check", "mathlib.corpus", "mathlib.libm")),
+                      "expand.vecmath", "expand.check", "expand.cache", "mathlib.corpus", "mathlib.libm")),
     ("expand.cli", ("expand.ir", "expand.outputs", "expand.abi", "expand.vecmath", "expand.driver",
                     "expand.check", "frontends", "emit", "mathlib.libm")),
-    ("mathlib", ("expand.ir", "expand.abi", "expand.vecmath", "expand.driver", "expand.check", "frontends",
-                 "emit", "mathlib")),
+    ("mathlib", ("expand.ir", "expand.abi", "expand.vecmath", "expand.driver", "expand.check", "expand.cache",
+                 "frontends", "emit", "mathlib")),
 ]
 
 

@@ -18,7 +18,7 @@ from expand.vecmath import VectorMath
 from frontends.pycparser_frontend import read_file
 from mathlib.kbench import LIBM
 from mathlib.libm import ensure
-from mathlib.matrix import check
+from mathlib.matrix import check_detailed
 from mathlib.suite import ANCHOR_DIR, KERNELS, KERNELS_DIR, Kernel, ctype_of
 
 EXPANDS = [k for k in KERNELS if k.diagnostic is None]
@@ -68,8 +68,8 @@ def test_signature_reads_types_and_shapes() -> None:
 @pytest.mark.parametrize("k", EXPANDS, ids=lambda k: k.name)
 def test_kernel_verifies_per_lane_libm(k: Kernel, isa: str) -> None:
     """The matrix's check (mathlib.matrix): libm calls per lane, the suite's parameter ranges."""
-    ok, cell = check(k.corpus_function(), isa)
-    assert ok, cell
+    ok, cell, why = check_detailed(k.corpus_function(), isa)
+    assert ok, f"{cell}\n{why}"
     if cell == "compiled, not run here":
         pytest.skip(f"{k.name} [{isa}]: compiled and linked, not run here")
     assert cell.endswith(" ok"), cell
