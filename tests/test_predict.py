@@ -95,6 +95,48 @@ RARE_ARMS = """float f(float x, int n) {
 """
 
 
+def test_chain_heuristic(tmp_path: Path) -> None:
+    """``if (a) A else if (__builtin_expect (b, 1)) B``: A is the special case (glibc's sinf); not where
+    the later condition is marked unlikely (its else arm is then the likely one), nor without a hint."""
+    got = arms(tmp_path, """
+    if (u < 23u) { i = g(i) * 3; } else if (__builtin_expect(u < 99u, 1)) { i = g(i); } else { i = 4; }
+    if (u < 7u) { i = g(i) * 3; } else if (__builtin_expect(u == 99u, 0)) { i = g(i); } else { i = 4; }
+    if (u < 5u) { i = g(i) * 3; } else if (u < 42u) { i = g(i); } else { i = 4; }
+    return i;
+    """)
+    assert got["u < 23u"] == (True, False)
+    assert got["u < 7u"] == (False, False)
+    assert got["u < 5u"] == (False, False)
+
+
+CHAIN = """
+#include <stdint.h>
+float f(float x, uint32_t u)
+{
+    float r;
+    if (u < 0x3f000000u) {
+        r = x * x + 1.0f;
+        r = r * x - 0.5f;
+        r = r * r + x;
+        r = r * 3.0f - x;
+    } else if (__builtin_expect(u < 0x42f00000u, 1)) {
+        r = x - 2.0f;
+    } else {
+        r = x * 0.25f;
+    }
+    return r;
+}
+"""
+
+
+@pytest.mark.parametrize("isa", ["sse4.1", "avx2", "neon"])
+def test_auto_guards_the_arm_before_a_likely_one(tmp_path: Path, isa: str) -> None:
+    body = check(tmp_path, CHAIN, isa)
+    guarded = {m.group(1) for m in re.finditer(r"if \(\(?!?\w+\((m_\w+)", body)}
+    assert guarded == {"m_u_lt_0x3f000000"}, body
+    assert check(tmp_path, CHAIN, isa, "off")  # (check verifies each: bit for bit in every mode)
+
+
 @pytest.mark.parametrize("isa", ["sse4.1", "avx2", "neon"])
 def test_auto_guards_the_predicted_rare_arms(tmp_path: Path, isa: str) -> None:
     body = check(tmp_path, RARE_ARMS, isa)

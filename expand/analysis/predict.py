@@ -10,6 +10,10 @@ written:
 - return: an arm whose every path leaves the construct (``return``, which single-exit normalization
   made a ``goto`` to the exit; ``break``; ``goto``) while the other arm goes on is the special case.
 
+and one that reads the hints of a chain: in ``if (a) A else if (__builtin_expect (b, 1)) B ...`` the
+source marks the way through the ``else`` as the common one, so ``A`` is the special case (glibc's
+sinf, cosf and sincosf: ``|x| < pi/4`` first, then the likely ``|x| < 120``).
+
 BOSCC's ``auto`` uses both (predication/boscc.py): a rare region is skipped almost always, so a
 guard on it pays when it holds more work than the test. A wrong guess costs the test, and a
 misprediction whenever the lanes disagree.
@@ -36,9 +40,25 @@ def rare(b: BasicBlock) -> bool:
     truth = guess(cond)
     if truth is not None:
         return truth is (b is els)
+    if b is then and _leads_to_likely(els):
+        return True
     other = els if b is then else then
     g = d.cfg
     return d.join is not None and not g.reaches(b, d.join) and g.reaches(other, d.join)
+
+
+def _leads_to_likely(b: BasicBlock) -> bool:
+    """Whether block ``b`` (an ``else`` arm) goes on, straight (jumps into blocks only it enters: the
+    statements of inlined helpers in the condition), to a branch whose condition the source marks likely
+    (not one whose ``else`` is likely because its condition is marked unlikely)."""
+    seen: set[int] = set()
+    while b.term is not None and b.term[0] == "jump" and id(b) not in seen:
+        seen.add(id(b))
+        nxt = b.term[1]
+        if len(nxt.preds) != 1:
+            return False
+        b = nxt
+    return b.term is not None and b.term[0] == "branch" and b.term[2].hint is True  # (its then arm: ``, 1)``)
 
 
 def likely(a: BasicBlock) -> bool:
