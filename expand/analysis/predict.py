@@ -12,7 +12,7 @@ written:
 
 and one that reads the hints of a chain: in ``if (a) A else if (__builtin_expect (b, 1)) B ...`` the
 source marks the way through the ``else`` as the common one, so ``A`` is the special case (glibc's
-sinf, cosf and sincosf: ``|x| < pi/4`` first, then the likely ``|x| < 120``).
+sinf and cosf: ``|x| < pi/4`` first, then the likely ``|x| < 120``).
 
 BOSCC's ``auto`` uses both (predication/boscc.py): a rare region is skipped almost always, so a
 guard on it pays when it holds more work than the test. A wrong guess costs the test, and a
