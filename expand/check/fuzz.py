@@ -2164,7 +2164,14 @@ def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int | 
     ``seed`` seeds the random inputs; by default the one the fuzz run used for the program (named in
     its ``/* expand-fuzz program LABEL */`` line), so a replay sees the same inputs."""
     from emit import get_isa
-    from expand.check.verify import COMPILE_FLAGS, precompiled_header, trip_bounds, verify, verify_params
+    from expand.check.verify import (
+        COMPILE_FLAGS,
+        cached_precompiled_header,
+        defines_feature_macro,
+        trip_bounds,
+        verify,
+        verify_params,
+    )
     from expand.driver import expand_module
     from expand.ir.diagnostics import ExpandError
     from expand.vecmath import VectorMath, parse_modes
@@ -2228,14 +2235,10 @@ def check_source(text: str, isa_name: str, *, n_random: int = 2000, seed: int | 
             needs = vm.link(isa, build=ensure)
         except (RuntimeError, ValueError, OSError) as exc:
             return Outcome("harness", f"building mathlib's vector libm failed: {exc}", "", time.monotonic() - t0)
-        try:
-            pch = precompiled_header(isa, cache_dir or wd, cflags) if isa.precompiled_headers else None
-        except Exception:  # only a speed-up: the harness compiles without it
-            pch = None
+        pch = cached_precompiled_header(isa, cflags, [wd])  # (verify's, in expand's cache: only a speed-up)
         (wd / "vector.c").write_text(res.text)
         # (the precompiled headers too, where verify takes them: see its pch)
-        force = ["-include", str(pch)] if pch and not re.search(r"^\s*#\s*define\s+_\w*_SOURCE\b", res.text, re.M) \
-            else []
+        force = ["-include", str(pch)] if pch and not defines_feature_macro(res.text) else []
         strict = [*isa.cc, *COMPILE_FLAGS, *isa.cflags, *cflags, *FUZZ_VECTOR_CFLAGS, *force, f"-I{wd}", "vector.c"]
         p = subprocess.run(strict, cwd=wd, capture_output=True, text=True, errors="replace")
         if p.returncode != 0:

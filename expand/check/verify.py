@@ -1035,21 +1035,26 @@ _SYSTEM_NAMES = ("signal.h", "stdatomic.h", "stdint.h", "stdio.h", "stdlib.h", "
                  "riscv_vector.h", "arm_sve.h", "bits", "sys", "gnu", "asm")
 
 
-def _shadows_system_headers(d: Path) -> bool:
-    """Whether directory ``d`` holds a file or directory named like a system header (see _SYSTEM_NAMES)."""
-    return any((d / n).exists() for n in _SYSTEM_NAMES)
-
-
-def cached_precompiled_header(isa: IsaLike, cflags: Sequence[str] = ()) -> Path | None:
+def cached_precompiled_header(isa: IsaLike, cflags: Sequence[str] = (), dirs: Iterable[Path | str] = ()) \
+        -> Path | None:
     """``precompiled_header`` in expand's cache (expand/cache.py, one directory per compiler), or None
-    where the ISA's compiler takes none (``Isa.precompiled_headers``) or the cache cannot be written
-    (the headers are then parsed each time: only slower)."""
-    if not getattr(isa, "precompiled_headers", False):
+    where the ISA's compiler takes none (``Isa.precompiled_headers``), where one of ``dirs`` (the
+    directories searched before the system's) holds a file or directory named like a system header
+    (_SYSTEM_NAMES), or where the cache cannot be written (the headers are then parsed each time: only
+    slower)."""
+    if not getattr(isa, "precompiled_headers", False) \
+            or any((Path(d) / n).exists() for d in dirs for n in _SYSTEM_NAMES):
         return None
     try:
         return precompiled_header(isa, cache_root() / f"verify-pch-{_compiler_id(tuple(isa.cc))}", cflags)
     except (OSError, _BuildError):
         return None
+
+
+def defines_feature_macro(c_text: str) -> bool:
+    """Whether ``c_text`` defines a feature-test macro (``_GNU_SOURCE``) before its #includes could read it:
+    precompiled headers, read without it, cannot be force-included there (they decide what math.h declares)."""
+    return re.search(r"^\s*#\s*define\s+_\w*_SOURCE\b", c_text, re.M) is not None
 
 
 def trip_bounds(params: Sequence, trip_params: Sequence[str], given: dict[str, tuple[int, int]] | None = None,
@@ -1239,14 +1244,11 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
                 _run(scalar_base + list(scalar_cflags) + cpp + ["-c", str(src), "-o", str(obj)], f"compiling {src}", wd,
                      COMPILE_TIMEOUT)
                 objs.append(str(obj))
-            # (not where the vector file defines a feature-test macro before its #includes, _GNU_SOURCE
-            # for nextupf: the precompiled headers were read without it, and decide what math.h declares)
-            feature = re.search(r"^\s*#\s*define\s+_\w*_SOURCE\b", vector_c, re.M)
-            if pch == "cache":  # (not where the user's directories could hold headers of those names)
-                dirs = [*include_dirs, *src_dirs, *(f[2:] for f in cflags if f.startswith("-I") and len(f) > 2)]
-                pch = None if feature or any(_shadows_system_headers(Path(d)) for d in dirs) \
-                    else cached_precompiled_header(isa, cflags)
-            force = ["-include", str(pch)] if pch is not None and not feature else []
+            if pch == "cache":
+                pch = cached_precompiled_header(isa, cflags, [*include_dirs, *src_dirs, *(
+                    f[2:] for f in cflags if f.startswith("-I") and len(f) > 2)])
+            # (not where the vector file defines a feature-test macro, _GNU_SOURCE for nextupf)
+            force = ["-include", str(pch)] if pch is not None and not defines_feature_macro(vector_c) else []
             _run(base + _abstract_machine_calls(isa.clang) + sys_cpp + force + ["-c", "harness.c", "-o", "harness.o"],
                  "compiling the harness (with the vector file)", wd, COMPILE_TIMEOUT)
             exe = wd / "harness"
