@@ -289,6 +289,16 @@ class FunctionPrinter:
         self.tracked: dict[str, tuple[Symbol, str, str]] = {
             g.name: (g, self.fresh(f"{g.name}_lane"), self.fresh(f"{g.name}_value")) for g in lin.fn.tracked}
         self.errno_entry = self.fresh("errno_entry") if ERRNO in self.tracked else ""
+        # errno's calls: every call that may set it, and those printed as per-lane calls that put errno back
+        # as they found it unless a lane set it (then errno needs no read at the entry: ``errno_restored``)
+        # (a sqrt, or an fma, may be a libm call per lane, inactive lanes too: it counts as one not put back)
+        self.errno_calls = [n for e in exprs for n in e.walk() if isinstance(n, Call)
+                            and n.func not in (WRITE, MATH_ERRNO) and may_set_errno(n.func)
+                            or isinstance(n, MathOp) and n.op in ("sqrt", "fma")]
+        self.errno_calls_restored: set[int] = set()
+        self.errno_written = any(isinstance(n, Call) and (n.func == MATH_ERRNO or n.func == WRITE and isinstance(
+            n.args[0], Var) and n.args[0].sym.name == ERRNO) for e in exprs for n in e.walk())
+        self.errno_before = ""  # (the name of errno's value before a per-lane call's loop, chosen once)
         self.entry: Symbol | None = None  # a masked variant's entry mask (set by ``function``)
         self.at: Coord | None = None  # the statement being printed (for --remarks)
         # The statement being printed: its varying subscripts (C text -> how many reads use it), and what it
@@ -1204,11 +1214,16 @@ class FunctionPrinter:
                 post.append(f"    for (int {e} = 0; {e} < {length}; {e}++)")
                 post.append(f"        {sym.name}[{e}][lane] = {buf}[{e}];")
             stmt = ["{", *pre, f"    {stmt[0]}", *post, "}"]
-        if self.errno_watched(call.func):  # this lane's write of errno, if any, seen through the sentinel
+        watched = self.errno_watched(call.func)
+        if watched:  # this lane's write of errno, if any, seen through the sentinel
             _, lane_v, value_v = self.tracked[ERRNO]
             stmt = ["{", f"    errno = {UNSET};", *(f"    {x}" for x in stmt),
                     f"    if (errno != {UNSET} && lane >= {lane_v}) {{", f"        {lane_v} = lane;",
                     f"        {value_v} = errno;", "    }", "}"]
+            # (errno as the loop found it, unless a lane set it: the sentinel does not outlive the loop)
+            self.errno_before = self.errno_before or self.fresh("errno_before")
+            body.append(f"int {self.errno_before} = errno;")
+            self.errno_calls_restored.add(id(call))
         if m is not None:
             on = self.fresh("on")
             body.append(f"unsigned {on} = {isa.mask_bits(m.name)};")
@@ -1218,6 +1233,8 @@ class FunctionPrinter:
         else:
             body.append(f"for (int lane = 0; lane < {n}; lane++)")
             body.extend(f"    {x}" for x in stmt)
+        if watched:
+            body.append(f"errno = {lane_v} >= 0 ? {value_v} : {self.errno_before};")
         if res:
             body.append(f"{target.sym.name} = {isa.loadu(self.k(target.type), res)};")
         for sym, arr in back.items():
@@ -1404,16 +1421,29 @@ class FunctionPrinter:
         if value is None:
             self.lines.append("#endif")
 
+    def errno_restored(self) -> bool:
+        """Every call that may set errno was printed as a per-lane call that leaves errno as it found it
+        unless a lane set it: errno is its value from the entry until a lane sets it, and the function
+        needs not read it at the entry (the common path of a libm function then never touches errno)."""
+        return all(id(c) in self.errno_calls_restored for c in self.errno_calls)
+
+    def exit_written(self) -> list[str]:
+        """The tracked globals the exit writes (errno not where every write of it was a per-lane call's,
+        which left it right)."""
+        return [g for g in self.tracked if g != ERRNO or not self.errno_restored() or self.errno_written]
+
     def exit_writes(self) -> None:
         """At the exit: each tracked global gets its highest writing lane's value (errno: else its value
-        from the entry, which the sentinel of per-lane calls and libm calls of inactive lanes may have
-        changed since)."""
-        if not self.tracked:
+        from the entry, which the sentinel of vector libm calls and their calls for inactive lanes may
+        have changed since; not needed where ``errno_restored``)."""
+        writes = self.exit_written()
+        if not writes:
             return
         ind = self.indent
         self.lines.append(f"{ind}/* what the scalar code leaves, lanes in order: the highest writing lane's value */")
-        for g, (_, lane_v, value_v) in self.tracked.items():
-            if g == ERRNO:
+        for g in writes:
+            _, lane_v, value_v = self.tracked[g]
+            if g == ERRNO and not self.errno_restored():
                 self.lines.append(f"{ind}errno = {lane_v} >= 0 ? {value_v} : {self.errno_entry};")
             else:
                 self.lines += [f"{ind}if ({lane_v} >= 0)", f"{ind}    {g} = {value_v};"]
@@ -1485,7 +1515,7 @@ class FunctionPrinter:
             except ExpandError as exc:
                 exc.coord = exc.coord or fn.coord
                 raise
-            if self.tracked:  # (the value first: a libm call per lane in it may change errno)
+            if self.exit_written():  # (the value first: a libm call per lane in it may change errno)
                 result = self.fresh("result")
                 self.lines.append(f"{self.indent}{isa.vtype(self.k(fn.ret))} {result} = {value};")
                 self.exit_writes()
@@ -1495,9 +1525,11 @@ class FunctionPrinter:
         early = read_before_written(self.lin.stmts)
         decls = []
         for g, (sym, lane_v, value_v) in self.tracked.items():  # (expand/passes/global_writes.py)
+            if not any(re.search(rf"\b{lane_v}\b", ln) for ln in body):  # (no write of it was printed)
+                continue
             decls.append(f"{self.indent}int {lane_v} = -1;  /* the highest lane that set {g} so far (-1: none) */")
             decls.append(f"{self.indent}{cdecl(T.strip_spelling(sym.type), value_v)} = 0;  /* and the value it set */")
-        if self.errno_entry:
+        if self.errno_entry and not self.errno_restored():
             decls.append(f"{self.indent}int {self.errno_entry} = errno;")
         for sym in fn.locals:
             if sym not in used:

@@ -89,6 +89,17 @@ CASES: dict[str, tuple[str, str]] = {
                   "    return r;\n"
                   "}\n", ""),
     # sqrtf of a negative number sets EDOM in the scalar code (GCC calls sqrtf for it), in an arm of ?:
+    # a sqrt that may set errno in lanes the scalar code does not run it in, beside per-lane calls
+    "sqrt_edom_and_calls": (HELPER_DECLS + "#include <math.h>\n"
+                            "float f(float x, float y)\n"
+                            "{\n"
+                            "    float r = y > 0.0f ? sqrtf(x) * y : -y;\n"
+                            "    if (x > 1e30f)\n"
+                            "        r = __math_oflowf(0);\n"
+                            "    if (y < -1e30f)\n"
+                            "        r = __math_invalidf(y);\n"
+                            "    return r;\n"
+                            "}\n", HELPERS),
     "sqrt_edom": ("#include <math.h>\n"
                   "float f(float x, float y)\n"
                   "{\n"
@@ -180,11 +191,24 @@ def test_errno_with_the_clang_frontend(tmp_path: Path, case: str) -> None:
 
 
 def test_output_tracks_the_highest_lane(tmp_path: Path) -> None:
-    """Two call sites: each lane's call runs between sentinels, and errno is set once, at the exit."""
+    """Two call sites: each lane's call runs between sentinels, and each call site's loop leaves errno as
+    it found it unless a lane set it, then as the highest lane so far set it: errno is neither read at the
+    entry nor written at the exit, so the path without per-lane calls never touches it."""
     _, _, res = expand_source(tmp_path, "two", CASES["two_call_sites"][0], "sse4.1")
     assert res.text.count("errno = -0x45585041;") == 2
-    assert "errno = errno_lane >= 0 ? errno_value : errno_entry;" in res.text
+    assert res.text.count("errno = errno_lane >= 0 ? errno_value : errno_before;") == 2
+    reads = [ln.strip() for ln in res.text.splitlines() if re.search(r"= errno;", ln)]
+    assert reads == ["int errno_before = errno;", "errno_value = errno;"] * 2, reads
+    assert "errno_entry" not in res.text
     assert "#include <errno.h>" in res.text
+
+
+def test_errno_read_at_the_entry_where_a_sqrt_may_set_it(tmp_path: Path) -> None:
+    """A sqrt (a libm call per lane on some ISAs, inactive lanes included) beside per-lane calls: errno's
+    value from the entry is put back at the exit where no lane set it (sqrt_edom_and_calls verifies it)."""
+    _, _, res = expand_source(tmp_path, "sq", CASES["sqrt_edom_and_calls"][0], "generic")
+    assert "int errno_entry = errno;" in res.text
+    assert "errno = errno_lane >= 0 ? errno_value : errno_entry;" in res.text
 
 
 def test_one_call_site_needs_no_tracking(tmp_path: Path) -> None:
