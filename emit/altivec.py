@@ -309,6 +309,14 @@ class Altivec(RegIsa):
             "    cross = vec_sl(vec_add(cross, vec_sr(cross, c32)), c32);\n"
             f"    return ({VI64})vec_add(vec_mule(x, y), cross);\n")
 
+    def minmax(self, op: str, k: str, a: str, b: str) -> str | None:
+        """``vec_min``/``vec_max`` for the signed integer kinds and u8/u16, held in 32-bit lanes of
+        ``vector signed int`` (u32 there would compare signed); not floats (``xvminsp`` takes a NaN operand
+        as missing, ``a < b ? a : b`` gives ``b``)."""
+        if is_float(k) or self.lane_bits(k) != 32 or k == "u32":
+            return None
+        return self._map(f"_exp_{op}_{k}", k, lambda x, y: f"vec_{op}({x}, {y})", a, b)
+
     def binop(self, op: str, k: str, a: str, b: str) -> str:
         check_binop(op, k)
         name = f"_exp_{OPNAMES[op]}_{k}"

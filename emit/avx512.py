@@ -309,6 +309,15 @@ class Avx512(GatherInstructions, RegIsa):
         return self._ret_func(name, "__m512i", ["__m512i a", "__m512i b"],
                               f"_mm512_sub_epi32(a, _mm512_mullo_epi32({q}(a, b), b))")
 
+    def minmax(self, op: str, k: str, a: str, b: str) -> str | None:
+        """``_mm512_min_ps/pd`` (``a < b ? a : b``: a NaN or equal operands give ``b``), ``_mm512_min_epi32``
+        for the integer kinds held in 32-bit lanes (``epu32`` for u32), ``epi64``/``epu64``."""
+        if is_float(k):
+            intr = f"_mm512_{op}_{self._sfx(k)}"
+        else:
+            intr = f"_mm512_{op}_ep{'u' if k in ('u32', 'u64') else 'i'}{self.lane_bits(k)}"
+        return self._map(f"_exp_{op}_{k}", k, lambda x, y: f"{intr}({x}, {y})", a, b)
+
     def binop(self, op: str, k: str, a: str, b: str) -> str:
         check_binop(op, k)
         name = f"_exp_{OPNAMES[op]}_{k}"

@@ -578,6 +578,13 @@ class Isa:
         """Lane i is ``m ? a : b``."""
         return self._lanes_select(k, m, a, b)
 
+    def minmax(self, op: str, k: str, a: str, b: str) -> str | None:
+        """Lane i is ``a < b ? a : b`` (``op`` "min") or ``a > b ? a : b`` ("max") bit for bit, as one
+        instruction where the ISA has one that computes exactly that (floats: a NaN, or operands that
+        compare equal such as -0 and +0, give ``b``, as x86's minps/maxps do); None where it has none
+        (the caller compares and selects)."""
+        return None
+
     def mask_const(self, value: bool) -> str:
         """The all-on (``True``) or all-off mask."""
         v = "-1" if value else "0"

@@ -248,6 +248,13 @@ class Neon(RegIsa):
         return f"(({scalar_ctype(k)}){e})" if self.is_narrow(k) else e
 
     # ------------------------------------------------------------------ arithmetic
+    def minmax(self, op: str, k: str, a: str, b: str) -> str | None:
+        """``vminq_s32``/``vminq_u32`` for the integer kinds held in 32-bit lanes; not floats (``vminq_f32``
+        returns a NaN where an operand is one, ``a < b ? a : b`` then ``b``) nor 64-bit lanes (none)."""
+        if is_float(k) or self.lane_bits(k) != 32:
+            return None
+        return self._map(f"_exp_{op}_{k}", k, lambda x, y: f"v{op}q_{self._sfx(k)}({x}, {y})", a, b)
+
     def binop(self, op: str, k: str, a: str, b: str) -> str:
         check_binop(op, k)
         name = f"_exp_{OPNAMES[op]}_{k}"

@@ -62,7 +62,7 @@ from expand.ir.nodes import (
 )
 from predication.ifconvert import Linear
 
-from .isa import TableRead, kind_bits, lane_kind, scalar_ctype
+from .isa import TableRead, is_float, kind_bits, lane_kind, scalar_ctype
 
 CMP = ("==", "!=", "<", "<=", ">", ">=")
 
@@ -260,6 +260,17 @@ def shift_counts_masked(e: Expr, facts: Facts | None = None) -> Expr:
     return dataclasses.replace(e, **changed)
 
 
+def _same_leaf(x: Expr, y: Expr) -> bool:
+    """``x`` and ``y`` are the same variable, or equal constants of one type (either converted alike)."""
+    if isinstance(x, Cast) and isinstance(y, Cast) \
+            or isinstance(x, Unary) and isinstance(y, Unary) and x.op == y.op == "-":
+        return x.type == y.type and _same_leaf(x.operand, y.operand)
+    if isinstance(x, Var) and isinstance(y, Var):
+        return x.sym is y.sym
+    return isinstance(x, Const) and isinstance(y, Const) and x.type == y.type and x.value == y.value \
+        and str(x.value) == str(y.value)
+
+
 class FunctionPrinter:
     def __init__(self, isa, lin: Linear, shapes: Shapes, prefix: str, expandable: set[str]) -> None:
         self.isa = isa
@@ -396,6 +407,28 @@ class FunctionPrinter:
             return self.isa.splat(k, text)
         return self.isa.splat(k, const_text(c))
 
+    def minmax(self, e: Cond, k: str) -> str | None:
+        """``a < b ? a : b``, ``a < b ? b : a`` and the like (a clamp, a ``larger`` helper) with ``a`` and
+        ``b`` variables or constants as the ISA's min or max instruction where it computes exactly that
+        (``Isa.minmax``; floats: only ``<`` and ``>``, whose false arm takes NaNs and ties); else None."""
+        c = e.cond
+        if not isinstance(c, Binary) or c.op not in ("<", ">", "<=", ">=") or is_float(k) and c.op in ("<=", ">="):
+            return None
+        a, b = c.left, c.right
+        try:
+            if self.k(a.type) != k or self.k(b.type) != k:
+                return None
+        except ExpandError:
+            return None
+        less = c.op in ("<", "<=")
+        if _same_leaf(e.then, a) and _same_leaf(e.els, b):  # a < b ? a : b: min(a, b)
+            op = "min" if less else "max"
+        elif _same_leaf(e.then, b) and _same_leaf(e.els, a):  # a < b ? b : a = b > a ? b : a: max(b, a)
+            op, a, b = "max" if less else "min", b, a
+        else:
+            return None
+        return self.isa.minmax(op, k, self.vec(a), self.vec(b))
+
     def vec(self, e: Expr) -> str:
         """``e`` as a vector of its lane kind (broadcast if uniform)."""
         if isinstance(e.type, type(MASK)):
@@ -448,6 +481,9 @@ class FunctionPrinter:
                 return self.load(e, k)
             return isa.unop(e.op, k, self.vec(e.operand))
         if isinstance(e, Cond):
+            minmax = self.minmax(e, k)
+            if minmax is not None:
+                return minmax
             m = self.mask(e.cond)
             return isa.select(k, m, self.speculated(e.then, lambda: m, self.vec),
                               self.speculated(e.els, lambda: isa.mask_not(m), self.vec))

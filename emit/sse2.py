@@ -190,6 +190,10 @@ class Sse2(Sse41):
         return self._ret_func("_exp_blend_si128", "__m128i", ["__m128i m", "__m128i a", "__m128i b"],
                               "_mm_or_si128(_mm_and_si128(m, a), _mm_andnot_si128(m, b))")
 
+    def minmax(self, op: str, k: str, a: str, b: str) -> str | None:
+        """Floats only (``_mm_min_ps``/``_mm_min_pd``): SSE2's integer min/max take 16-bit and u8 lanes."""
+        return super().minmax(op, k, a, b) if is_float(k) else None
+
     def select(self, k: str, m: str, a: str, b: str) -> str:
         fn = self._blend(k)
         return self._lift(f"_exp_select_{k}", self.vtype(k), self.nregs(k),

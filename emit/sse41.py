@@ -368,6 +368,17 @@ class Sse41(RegIsa):
         return self._lift(f"_exp_select_{k}", self.vtype(k), self.nregs(k),
                           [self.mask_arg(k, m), self.gang_arg(k, a), self.gang_arg(k, b)], fn)
 
+    def minmax(self, op: str, k: str, a: str, b: str) -> str | None:
+        """``_mm_min_ps/pd`` (``a < b ? a : b``: a NaN or equal operands give ``b``), ``_mm_min_epi32``
+        for the integer kinds held in 32-bit lanes (``epu32`` for u32); no 64-bit integer min/max."""
+        if is_float(k):
+            intr = f"_mm_{op}_{self._sfx(k)}"
+        elif kind_bits(k) <= 32:
+            intr = f"_mm_{op}_{'epu32' if k == 'u32' else 'epi32'}"
+        else:
+            return None
+        return self._map(f"_exp_{op}_{k}", k, lambda x, y: f"{intr}({x}, {y})", a, b)
+
     def mask_const(self, value: bool) -> str:
         return self._const(f"_exp_mask_{'ones' if value else 'zeros'}", "i32",
                            ONES if value else "_mm_setzero_si128()")
