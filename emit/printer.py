@@ -260,15 +260,23 @@ def shift_counts_masked(e: Expr, facts: Facts | None = None) -> Expr:
     return dataclasses.replace(e, **changed)
 
 
-def _same_leaf(x: Expr, y: Expr) -> bool:
-    """``x`` and ``y`` are the same variable, or equal constants of one type (either converted alike)."""
-    if isinstance(x, Cast) and isinstance(y, Cast) \
-            or isinstance(x, Unary) and isinstance(y, Unary) and x.op == y.op == "-":
-        return x.type == y.type and _same_leaf(x.operand, y.operand)
-    if isinstance(x, Var) and isinstance(y, Var):
+def _same_value(x: Expr, y: Expr) -> bool:
+    """``x`` and ``y`` are the same expression without calls (``MAX(a * b, c)``'s two ``a * b``): the
+    same variables, equal constants of one type, the same operators, fields and types, node for node."""
+    if type(x) is not type(y) or x.type != y.type:
+        return False
+    if isinstance(x, Var):
         return x.sym is y.sym
-    return isinstance(x, Const) and isinstance(y, Const) and x.type == y.type and x.value == y.value \
-        and str(x.value) == str(y.value)
+    if isinstance(x, Const):
+        return x.value == y.value and str(x.value) == str(y.value)
+    if isinstance(x, (Unary, Binary)) and x.op != y.op or isinstance(x, MathOp) and x.op != y.op \
+            or isinstance(x, Member) and (x.name, x.arrow) != (y.name, y.arrow):
+        return False
+    if not isinstance(x, (Unary, Binary, Cast, BitCast, MathOp, Member, Index)) \
+            or isinstance(x, Unary) and x.op == "&":
+        return False  # (calls, conditionals and the rest: not matched)
+    xs, ys = x.children(), y.children()
+    return len(xs) == len(ys) and all(_same_value(a, b) for a, b in zip(xs, ys))
 
 
 class FunctionPrinter:
@@ -408,8 +416,8 @@ class FunctionPrinter:
         return self.isa.splat(k, const_text(c))
 
     def minmax(self, e: Cond, k: str) -> str | None:
-        """``a < b ? a : b``, ``a < b ? b : a`` and the like (a clamp, a ``larger`` helper) with ``a`` and
-        ``b`` variables or constants as the ISA's min or max instruction where it computes exactly that
+        """``a < b ? a : b``, ``a < b ? b : a`` and the like (a clamp, a ``larger`` helper, a ``MAX`` macro on
+        expressions without calls) as the ISA's min or max instruction where it computes exactly that
         (``Isa.minmax``; floats: only ``<`` and ``>``, whose false arm takes NaNs and ties); else None."""
         c = e.cond
         if not isinstance(c, Binary) or c.op not in ("<", ">", "<=", ">=") or is_float(k) and c.op in ("<=", ">="):
@@ -421,9 +429,9 @@ class FunctionPrinter:
         except ExpandError:
             return None
         less = c.op in ("<", "<=")
-        if _same_leaf(e.then, a) and _same_leaf(e.els, b):  # a < b ? a : b: min(a, b)
+        if _same_value(e.then, a) and _same_value(e.els, b):  # a < b ? a : b: min(a, b)
             op = "min" if less else "max"
-        elif _same_leaf(e.then, b) and _same_leaf(e.els, a):  # a < b ? b : a = b > a ? b : a: max(b, a)
+        elif _same_value(e.then, b) and _same_value(e.els, a):  # a < b ? b : a = b > a ? b : a: max(b, a)
             op, a, b = "max" if less else "min", b, a
         else:
             return None

@@ -43,13 +43,28 @@ CASES = {
                          "    uint64_t v = u > 77u ? u : 77u;\n"
                          "    return m + (double)k + (double)v;\n}\n"),
     "uniform_bound": ("float f(float x, float lim)\n{\n    return x > lim ? lim : x;\n}\n"),
+    # MAX/MIN macros on expressions (a product, a negation, a conversion); one on a table read (lowered to
+    # branches, as a read that may fault in one arm is) and one whose operand calls a function with an
+    # effect stay a compare and a select (the scalar code calls it twice)
+    "macros": ("#define MAX(a, b) ((a) > (b) ? (a) : (b))\n#define MIN(a, b) ((a) < (b) ? (a) : (b))\n"
+               "static const float T[4] = {0.5f, -0.0f, 2.0f, -3.0f};\n"
+               "int calls;\n"
+               "float g(float v) { calls++; return v * 0.5f; }\n"
+               "float f(float x, float y, int i)\n{\n"
+               "    float a = MAX(x * y, y - 1.0f);\n"
+               "    float e = MAX(x, T[i & 3]);\n"
+               "    float b = MIN(-x, (float)(i >> 2));\n"
+               "    int c = MAX(i * 3 - 7, (i ^ 5) + 1);\n"
+               "    float d = MAX(g(x), y);\n"
+               "    return a + b * 0.25f + (float)c + d - e;\n}\n"),
 }
 
 
 @pytest.mark.parametrize("case,isa_name", on_every_isa(sorted(CASES)))
 def test_minmax_selects_stay_bit_exact(tmp_path: Path, case: str, isa_name: str) -> None:
     uniform = ["lim"] if case == "uniform_bound" else []
-    check_source(tmp_path, case, CASES[case], isa_name, uniform=uniform, nan_bits=True)
+    check_source(tmp_path, case, CASES[case], isa_name, uniform=uniform, nan_bits=True,
+                 functions=["f"], bounds={"i": (-100000, 100000)} if case == "macros" else None)
 
 
 def _count(text: str, pattern: str) -> int:
@@ -70,6 +85,14 @@ def test_x86_uses_min_and_max_instructions(tmp_path: Path) -> None:
     _, _, res = expand_source(tmp_path, "i64", CASES["int64_and_double"], "avx2")  # no 64-bit integer min
     assert "_mm256_max_pd(" in res.text
     assert _count(res.text, r"_mm256_m(in|ax)_ep[iu]64\(") == 0
+
+
+def test_macros_on_expressions(tmp_path: Path) -> None:
+    _, _, res = expand_source(tmp_path, "mac", CASES["macros"], "avx2", functions=["f"])
+    body = res.text[res.text.index("_Exp_f("):]
+    assert _count(body, r"_mm256_max_ps\(") == 1 and _count(body, r"_mm256_min_ps\(") == 1, body
+    assert _count(body, r"_mm256_max_epi32\(") == 1, body
+    assert _count(body, r"_mm256_blendv_ps\(") >= 2  # MAX(x, T[i & 3]); MAX(g(x), y): g's two calls
 
 
 def test_other_isas_keep_float_selects(tmp_path: Path) -> None:
