@@ -41,7 +41,7 @@ from .isa import (
     kind_bits,
     scalar_ctype,
 )
-from .sse41 import ROUND
+from .sse41 import ROUND, x86_minmax
 
 ONES = "_mm256_set1_epi32(-1)"
 SIGN32 = "_mm256_set1_epi32((int)0x80000000u)"
@@ -428,15 +428,7 @@ class Avx2(GatherInstructions, RegIsa):
                           [self.mask_arg(k, m), self.gang_arg(k, a), self.gang_arg(k, b)], fn)
 
     def minmax(self, op: str, k: str, a: str, b: str) -> str | None:
-        """``_mm256_min_ps/pd`` (``a < b ? a : b``: a NaN or equal operands give ``b``), ``_mm256_min_epi32``
-        for the integer kinds held in 32-bit lanes (``epu32`` for u32); no 64-bit integer min/max."""
-        if is_float(k):
-            intr = f"_mm256_{op}_{self._sfx(k)}"
-        elif kind_bits(k) <= 32:
-            intr = f"_mm256_{op}_{'epu32' if k == 'u32' else 'epi32'}"
-        else:
-            return None
-        return self._map(f"_exp_{op}_{k}", k, lambda x, y: f"{intr}({x}, {y})", a, b)
+        return x86_minmax(self, op, k, a, b)
 
     def mask_const(self, value: bool) -> str:
         return self._const(f"_exp_mask_{'ones' if value else 'zeros'}", "i32",

@@ -39,7 +39,7 @@ from .isa import (
     kind_bits,
     scalar_ctype,
 )
-from .sse41 import ROUND
+from .sse41 import ROUND, x86_minmax
 
 #: float comparison predicates with C semantics: ordered and quiet, except ``!=`` (true on NaN)
 FCMP = {"==": "_CMP_EQ_OQ", "!=": "_CMP_NEQ_UQ", "<": "_CMP_LT_OQ", "<=": "_CMP_LE_OQ", ">": "_CMP_GT_OQ",
@@ -310,13 +310,7 @@ class Avx512(GatherInstructions, RegIsa):
                               f"_mm512_sub_epi32(a, _mm512_mullo_epi32({q}(a, b), b))")
 
     def minmax(self, op: str, k: str, a: str, b: str) -> str | None:
-        """``_mm512_min_ps/pd`` (``a < b ? a : b``: a NaN or equal operands give ``b``), ``_mm512_min_epi32``
-        for the integer kinds held in 32-bit lanes (``epu32`` for u32), ``epi64``/``epu64``."""
-        if is_float(k):
-            intr = f"_mm512_{op}_{self._sfx(k)}"
-        else:
-            intr = f"_mm512_{op}_ep{'u' if k in ('u32', 'u64') else 'i'}{self.lane_bits(k)}"
-        return self._map(f"_exp_{op}_{k}", k, lambda x, y: f"{intr}({x}, {y})", a, b)
+        return x86_minmax(self, op, k, a, b, int64=True)  # (AVX-512F has 64-bit integer min/max)
 
     def binop(self, op: str, k: str, a: str, b: str) -> str:
         check_binop(op, k)

@@ -58,6 +58,21 @@ def _join_lo32(p0: str, p1: str) -> str:
             "_MM_SHUFFLE(2, 0, 2, 0)))")
 
 
+
+def x86_minmax(isa: RegIsa, op: str, k: str, a: str, b: str, int64: bool = False) -> str | None:
+    """``Isa.minmax`` on x86 (SSE4.1, AVX2, AVX-512: ``isa.intrinsic_prefix``): ``_min_ps``/``_min_pd`` are
+    exactly ``a < b ? a : b`` (a NaN or equal operands give ``b``); ``_min_epi32`` takes the integer kinds
+    held in 32-bit lanes (sign- or zero-extended; ``epu32`` for u32); 64-bit integers only with ``int64``
+    (AVX-512's ``_min_epi64``/``_min_epu64``)."""
+    if is_float(k):
+        sfx = isa._sfx(k)
+    elif kind_bits(k) <= 32 or int64:
+        sfx = f"ep{'u' if k in ('u32', 'u64') else 'i'}{isa.lane_bits(k)}"
+    else:
+        return None
+    intr = f"{isa.intrinsic_prefix}_{op}_{sfx}"
+    return isa._map(f"_exp_{op}_{k}", k, lambda x, y: f"{intr}({x}, {y})", a, b)
+
 class Sse41(RegIsa):
     """SSE4.1 with 4 lanes (or a multiple of 4: several registers per gang)."""
 
@@ -369,15 +384,7 @@ class Sse41(RegIsa):
                           [self.mask_arg(k, m), self.gang_arg(k, a), self.gang_arg(k, b)], fn)
 
     def minmax(self, op: str, k: str, a: str, b: str) -> str | None:
-        """``_mm_min_ps/pd`` (``a < b ? a : b``: a NaN or equal operands give ``b``), ``_mm_min_epi32``
-        for the integer kinds held in 32-bit lanes (``epu32`` for u32); no 64-bit integer min/max."""
-        if is_float(k):
-            intr = f"_mm_{op}_{self._sfx(k)}"
-        elif kind_bits(k) <= 32:
-            intr = f"_mm_{op}_{'epu32' if k == 'u32' else 'epi32'}"
-        else:
-            return None
-        return self._map(f"_exp_{op}_{k}", k, lambda x, y: f"{intr}({x}, {y})", a, b)
+        return x86_minmax(self, op, k, a, b)
 
     def mask_const(self, value: bool) -> str:
         return self._const(f"_exp_mask_{'ones' if value else 'zeros'}", "i32",

@@ -51,9 +51,7 @@ def _leads_to_likely(b: BasicBlock) -> bool:
     """Whether block ``b`` (an ``else`` arm) goes on, straight (jumps into blocks only it enters: the
     statements of inlined helpers in the condition), to a branch whose condition the source marks likely
     (not one whose ``else`` is likely because its condition is marked unlikely)."""
-    seen: set[int] = set()
-    while b.term is not None and b.term[0] == "jump" and id(b) not in seen:
-        seen.add(id(b))
+    while b.term is not None and b.term[0] == "jump":  # (a cycle comes back to a block of two predecessors)
         nxt = b.term[1]
         if len(nxt.preds) != 1:
             return False
