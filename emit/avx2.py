@@ -466,6 +466,11 @@ class Avx2(GatherInstructions, RegIsa):
         self._ret_func(name, ret, [f"{self.mask_type()} a"], expr(acc))
         return f"{name}({m})"
 
+    def same_index(self, ik: str, idx: str, first: str, mask: str | None) -> str:
+        if mask is None or self.nregs(ik) != 1:
+            return super().same_index(ik, idx, first, mask)
+        return f"_mm256_testc_si256(_mm256_cmpeq_epi32({idx}, {first}), {mask})"
+
     def mask_bits(self, m: str) -> str:
         n = self.nregs("i32")
         if n == 1:

@@ -33,6 +33,7 @@ from .isa import (
     RegIsa,
     check_binop,
     check_math,
+    closes_at_end,
     is_float,
     is_int_literal,
     is_signed,
@@ -52,19 +53,9 @@ def _p(e: str) -> str:
     """``e`` parenthesized unless it is a name, a call or already parenthesized as a whole."""
     e = e.strip()
     m = _NAME_OR_CALL.fullmatch(e)
-    if m and (e[-1] != ")" or _closes_at_end(e, e.index("("))):
+    if m and (e[-1] != ")" or closes_at_end(e, e.index("("))):
         return e
     return f"({e})"
-
-
-def _closes_at_end(e: str, i: int) -> bool:
-    """True when the parenthesis opened at ``e[i]`` closes at the last character."""
-    depth = 0
-    for j in range(i, len(e)):
-        depth += {"(": 1, ")": -1}.get(e[j], 0)
-        if depth == 0:
-            return j == len(e) - 1
-    return False
 
 
 class Avx512(GatherInstructions, RegIsa):
@@ -407,6 +398,11 @@ class Avx512(GatherInstructions, RegIsa):
     def mask_to_int(self, m: str) -> str:
         return self._lift("_exp_mask_to_int", self.vtype("i32"), self.nregs("i32"), [self.mask_arg("i32", m)],
                           lambda _j, mm: f"_mm512_maskz_set1_epi32({mm}, 1)")
+
+    def same_index(self, ik: str, idx: str, first: str, mask: str | None) -> str:
+        if mask is None or self.nregs(ik) != 1:
+            return super().same_index(ik, idx, first, mask)
+        return f"(_mm512_mask_cmpneq_epi32_mask({mask}, {idx}, {first}) == 0)"
 
     def mask_bits(self, m: str) -> str:
         return f"((unsigned){_p(m)})"

@@ -113,6 +113,30 @@ def _wide_utype(k: str) -> str:
     return "uint64_t" if kind_bits(k) == 64 else "uint32_t"
 
 
+def closes_at_end(text: str, start: int) -> bool:
+    """The parenthesis at ``text[start]`` closes at the end of ``text``."""
+    depth = 0
+    for at in range(start, len(text)):
+        depth += (text[at] == "(") - (text[at] == ")")
+        if depth == 0:
+            return at == len(text) - 1
+    return False
+
+
+def negated(cond: str) -> str:
+    """``!cond`` for a C condition: ``(!f(x))`` becomes ``f(x)``; a parenthesized one or a call takes a
+    plain ``!``."""
+    if cond.startswith("(!") and closes_at_end(cond, 0):
+        inner = cond[2:-1]
+        head = inner.split("(", 1)[0]
+        if head.isidentifier() and closes_at_end(inner, len(head)):
+            return inner
+    head = cond.split("(", 1)[0]
+    if cond.startswith("(") and closes_at_end(cond, 0) or head.isidentifier() and closes_at_end(cond, len(head)):
+        return f"!{cond}"
+    return f"!({cond})"
+
+
 def check_binop(op: str, k: str) -> None:
     """Reject operators and kinds ``binop`` does not take."""
     if op not in BINOPS:
@@ -620,6 +644,18 @@ class Isa:
         """A gang of kind i32 holding 1 in the lanes that are on, else 0."""
         name = self._lanes_fn("_exp_mask_to_int_lanes", ("v", "i32"), [("m", "")], "r[i] = x0[i] != 0;")
         return f"{name}({m})"
+
+    def first_on_index(self, ik: str, idx: str, mask: str | None) -> str:
+        """A gang of kind ``ik`` (32-bit lanes) whose lanes all hold the index in ``idx`` of one lane, the
+        first lane on under ``mask`` when it is on (``mask`` None: every lane is on). Lanes off hold 0 in
+        ``idx``, so what it holds is always an index some lane reads. Here: lane 0's."""
+        return self.splat(ik, self.extract(ik, idx, 0))
+
+    def same_index(self, ik: str, idx: str, first: str, mask: str | None) -> str:
+        """Scalar int: every lane on under ``mask`` holds in ``idx`` the index ``first`` holds
+        (``first_on_index``)."""
+        eq = self.cmp("==", ik, idx, first)
+        return self.mask_all(eq) if mask is None else negated(self.mask_any(self.mask_andnot(mask, eq)))
 
     def mask_bits(self, m: str) -> str:
         """Scalar ``unsigned`` with bit i set iff lane i is on."""

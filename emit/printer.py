@@ -62,33 +62,9 @@ from expand.ir.nodes import (
 )
 from predication.ifconvert import Linear
 
-from .isa import TableRead, is_float, kind_bits, lane_kind, scalar_ctype
+from .isa import TableRead, is_float, kind_bits, lane_kind, negated, scalar_ctype
 
 CMP = ("==", "!=", "<", "<=", ">", ">=")
-
-
-def _closes_at_end(text: str, start: int) -> bool:
-    """The parenthesis at ``text[start]`` closes at the end of ``text``."""
-    depth = 0
-    for at in range(start, len(text)):
-        depth += (text[at] == "(") - (text[at] == ")")
-        if depth == 0:
-            return at == len(text) - 1
-    return False
-
-
-def _negated(cond: str) -> str:
-    """``!cond`` for a C condition: ``(!f(x))`` becomes ``f(x)``; a parenthesized one or a call takes a
-    plain ``!``."""
-    if cond.startswith("(!") and _closes_at_end(cond, 0):
-        inner = cond[2:-1]
-        head = inner.split("(", 1)[0]
-        if head.isidentifier() and _closes_at_end(inner, len(head)):
-            return inner
-    head = cond.split("(", 1)[0]
-    if cond.startswith("(") and _closes_at_end(cond, 0) or head.isidentifier() and _closes_at_end(cond, len(head)):
-        return f"!{cond}"
-    return f"!({cond})"
 
 
 def declare(t: T.CType, name: str) -> str:
@@ -192,6 +168,15 @@ def _shared_root(e: Expr, shapes: Shapes) -> bool:
         e = e.operand if isinstance(e, Unary) else e.base
     return isinstance(e, Var) and not shapes.varying(e) and (
         e.sym.kind == "global" or e.sym.kind == "param" and isinstance(e.sym.type, T.Pointer))
+
+
+def _record_field(e: Expr) -> bool:
+    """Whether the read ``e`` is (part of) a field of a record of an array (``T[i].f``, ``T[i].b[0][1]``)."""
+    while isinstance(e, (Index, Member)):
+        if isinstance(e, Member):
+            return True
+        e = e.base
+    return False
 
 
 def _read_name(e: Expr) -> str:
@@ -325,6 +310,7 @@ class FunctionPrinter:
         self.index_uses: dict[str, int] = {}
         self.named: dict[tuple[str, ...], str] = {}
         self.whole: Expr | None = None  # the statement's value (a read that is all of it needs no name)
+        self.loop_depth = 0  # (divergent loops around the statement being printed)
 
     # ------------------------------------------------------------------ helpers
     def k(self, t: T.CType) -> str:
@@ -584,25 +570,43 @@ class FunctionPrinter:
         exist: no inactive lane touches memory)."""
         isa = self.isa
 
-        def lane_text(n: Expr, lane: int) -> str:
+        def lane_text(n: Expr, lane: int, at: str | None = None) -> str:
+            """Lane ``lane``'s read ``n``; ``at``: a scalar index for the varying one instead."""
             if not self.sh.varying(n):
                 return cexpr(n)
             if isinstance(n, Index):
-                base = lane_text(n.base, lane)
+                base = lane_text(n.base, lane, at)
                 if not self.sh.varying(n.index):
                     return f"{base}[{cexpr(n.index)}]"
+                if at is not None:
+                    return f"{base}[{at}]"
                 return f"{base}[{self.index_lanes(n.index, n.base)}[{lane}]]"
             if isinstance(n, Member):
-                return f"{lane_text(n.base, lane)}{'->' if n.arrow else '.'}{n.name}"
+                return f"{lane_text(n.base, lane, at)}{'->' if n.arrow else '.'}{n.name}"
             raise error(None, "this varying memory access is not supported yet")
 
         lanes = [lane_text(e, lane) for lane in range(isa.lanes)]
         if self.cur_mask is not None:
             on = self.on_bits()
             lanes = [f"({on} >> {lane} & 1) ? {t} : 0" for lane, t in enumerate(lanes)]
+        text = isa.build(k, lanes)
+        terms = self.varying_subscripts(e)
+        if not (self.loop_depth and _record_field(e) and terms is not None and len(terms) == 1
+                and kind_bits(self.k(terms[0].index.type)) == 32):
+            self.per_lane_remark(e)
+        else:
+            idx = terms[0].index
+            ik = self.k(idx.type)
+            v = self.vec(idx)
+            if self.cur_mask is not None:
+                v = isa.select(ik, self.cur_mask.name, v, isa.splat(ik, "0"))
+            name = self.name_once(("index", cexpr(idx)), isa.vtype(ik), f"{_accessed_name(terms[0].base)}_idx", v)
+            # (with no lane on the read at lane 0's index would read element 0, which need not exist)
+            text = self.coherent(e, k, ik, name, lambda at: lane_text(e, 0, at), text,
+                                 None if self.cur_mask is None else f"{self.on_bits()} != 0")
         if e is self.whole:  # (z = s[i].a: the variable names it)
-            return isa.build(k, lanes)
-        return self.name_once(("read", cexpr(e)), isa.vtype(k), _read_name(e), isa.build(k, lanes))
+            return text
+        return self.name_once(("read", cexpr(e)), isa.vtype(k), _read_name(e), text)
 
     def gather(self, e: Expr, k: str) -> str:
         """A read with a varying index: one vector load when the index is consecutive, else a gather
@@ -634,14 +638,15 @@ class FunctionPrinter:
             return small
         binds: dict[str, tuple[str, str, bool]] = {}  # (an index's vector, named once per statement)
 
-        def lane_text(n: Expr, lane: int) -> str:
+        def lane_text(n: Expr, lane: int, at: str | None = None) -> str:
+            """Lane ``lane``'s read ``n``; ``at``: a scalar index for the varying one instead."""
             if not self.sh.varying(n):
                 return cexpr(n)
             if isinstance(n, Index):
                 if self.sh.varying(n.base):  # (a table of structs: G[i].f[j], i varying)
                     if not isinstance(n.base, (Index, Member)):
                         raise error(None, "loads through varying pointers are not supported yet")
-                    base = lane_text(n.base, lane)
+                    base = lane_text(n.base, lane, at)
                 else:
                     base = cexpr(n.base)
                 idx = n.index
@@ -659,27 +664,66 @@ class FunctionPrinter:
                     nonneg = ik in ("i8", "i16", "i32") and (index_bound(idx) is not None or whole_array(n.base))
                     binds[key] = (name, ik, nonneg)
                 name, ik, nonneg = binds[key]
+                if at is not None:
+                    return f"{base}[{'(uint32_t)' if nonneg else ''}{at}]"
                 if not nonneg:
                     return f"{base}[{self.isa.extract(ik, name, lane)}]"
                 if self.isa.vtype("u32") == self.isa.vtype(ik):
                     return f"{base}[{self.isa.extract('u32', name, lane)}]"
                 return f"{base}[(uint32_t){self.isa.extract(ik, name, lane)}]"
             if isinstance(n, Member):
-                return f"{lane_text(n.base, lane)}{'->' if n.arrow else '.'}{n.name}"
+                return f"{lane_text(n.base, lane, at)}{'->' if n.arrow else '.'}{n.name}"
             raise error(None, "this varying memory access is not supported yet")
 
         read = self.table_read(e, k, lambda lane: lane_text(e, lane))
         what = _read_what(e)
         if read.index is None:
-            self.remark("per-lane-load", f"read of {what} at an index that differs per lane: "
-                                         f"{self.isa.lanes} scalar loads and inserts")
             if self.through_pointer(e) is not None:
                 return self.pointer_lanes(e, k)
+            if self.loop_depth and _record_field(e):
+                return self.coherent_read(e, k, read, binds, lambda at: lane_text(e, 0, at))
+            self.per_lane_remark(e)
         else:
             apart = f", elements {read.stride * e.type.size()} bytes apart" if isinstance(e, Member) else ""
             self.remark("gather", f"read of {what} at an index that differs per lane: a gather "
                                   f"instruction{' under the mask' if self.cur_mask is not None else ''}{apart}")
         return self.isa.gather(k, read, None if self.cur_mask is None else self.cur_mask.name)
+
+    def per_lane_remark(self, e: Expr) -> None:
+        self.remark("per-lane-load", f"read of {_read_what(e)} at an index that differs per lane: "
+                                     f"{self.isa.lanes} scalar loads and inserts")
+
+    def coherent_read(self, e: Expr, k: str, read: TableRead, binds: dict[str, tuple[str, str, bool]],
+                      read_at: Callable[[str], str]) -> str:
+        """A field of a record of a table read per lane inside a divergent loop (``coherent``), else
+        ``read``'s loads per lane. Only for a read at one varying index of 32-bit lanes."""
+        isa = self.isa
+        lanes = isa.gather(k, read, None if self.cur_mask is None else self.cur_mask.name)
+        ((name, ik, _),) = binds.values() if len(binds) == 1 else ((None, "", False),)
+        if name is None or kind_bits(ik) != 32:
+            self.per_lane_remark(e)
+            return lanes
+        text = self.coherent(e, k, ik, name, read_at, lanes)
+        if e is self.whole:
+            return text
+        return self.name_once(("read", cexpr(e)), isa.vtype(k), _read_name(e), text)
+
+    def coherent(self, e: Expr, k: str, ik: str, idx: str, read_at: Callable[[str], str], lanes: str,
+                 some_on: str | None = None) -> str:
+        """The read ``e`` of a record's field inside a divergent loop (a BVH's node or triangle: the lanes
+        of a gang mostly walk the same records), at the index gang ``idx`` (kind ``ik``; lanes off hold 0):
+        when every lane on reads at the same index, one scalar load broadcast (``read_at``: the read at a
+        scalar index), else ``lanes``, the loads per lane. Every lane on gets the same element either way;
+        lanes off (whose result no read specifies) may get the element the lanes on read. ``some_on``: a
+        test that some lane is on, where reading at lane 0's index with none on could fault."""
+        isa = self.isa
+        mask = None if self.cur_mask is None else self.cur_mask.name
+        first = self.name_once(("first", idx), isa.vtype(ik), f"{idx}_first", isa.first_on_index(ik, idx, mask))
+        same = isa.same_index(ik, idx, first, mask)
+        same = self.name_once(("same", idx), "int", f"{idx}_same", same if some_on is None else f"{same} && {some_on}")
+        self.remark("per-lane-load", f"read of {_read_what(e)}: one load and a broadcast when every lane "
+                                     "reads the same record (a test per statement), else one load per lane")
+        return f"({same} ? {isa.splat(k, read_at(isa.extract(ik, first, 0)))} : {lanes})"
 
     def varying_subscripts(self, e: Expr) -> list[Index] | None:
         """The subscripts with a varying index on the way from the read ``e`` down to its uniform table
@@ -889,7 +933,9 @@ class FunctionPrinter:
             else:
                 self.lines.append(f"{ind}while ({isa.mask_any(s.active.name)}) {{")
             self.indent += "    "
+            self.loop_depth += 1
             self.block(s.body)
+            self.loop_depth -= 1
             self.indent = ind
             self.lines.append(f"{ind}}}")
             return
@@ -922,7 +968,7 @@ class FunctionPrinter:
             self.lines.append(f"{ind}}}")
             return
         if isinstance(s, BreakIfNone):
-            self.lines.append(f"{ind}if ({_negated(isa.mask_any(s.mask.name))})")
+            self.lines.append(f"{ind}if ({negated(isa.mask_any(s.mask.name))})")
             self.lines.append(f"{ind}    break;")
             return
         if isinstance(s, BreakIf):  # (every lane runs a uniform loop: no mask guards its test)
