@@ -716,14 +716,22 @@ class FunctionPrinter:
         scalar index), else ``lanes``, the loads per lane. Every lane on gets the same element either way;
         lanes off (whose result no read specifies) may get the element the lanes on read. ``some_on``: a
         test that some lane is on, where reading at lane 0's index with none on could fault."""
+        same, at = self.same_index(ik, idx, some_on)
+        self.remark("per-lane-load", f"read of {_read_what(e)}: one load and a broadcast when every lane "
+                                     "reads the same record (a test per statement), else one load per lane")
+        return f"({same} ? {self.isa.splat(k, read_at(at))} : {lanes})"
+
+    def same_index(self, ik: str, idx: str, some_on: str | None = None, mask: str | None = None) -> tuple[str, str]:
+        """(a scalar test that every lane on under ``mask`` (default: the current mask) holds the same index in
+        the gang ``idx`` (kind ``ik``, lanes off holding 0), and that index as a scalar), named once per
+        statement (``Isa.first_on_index``, ``Isa.same_index``). ``some_on``: also required."""
         isa = self.isa
-        mask = None if self.cur_mask is None else self.cur_mask.name
+        if mask is None and self.cur_mask is not None:
+            mask = self.cur_mask.name
         first = self.name_once(("first", idx), isa.vtype(ik), f"{idx}_first", isa.first_on_index(ik, idx, mask))
         same = isa.same_index(ik, idx, first, mask)
         same = self.name_once(("same", idx), "int", f"{idx}_same", same if some_on is None else f"{same} && {some_on}")
-        self.remark("per-lane-load", f"read of {_read_what(e)}: one load and a broadcast when every lane "
-                                     "reads the same record (a test per statement), else one load per lane")
-        return f"({same} ? {isa.splat(k, read_at(isa.extract(ik, first, 0)))} : {lanes})"
+        return same, isa.extract(ik, first, 0)
 
     def varying_subscripts(self, e: Expr) -> list[Index] | None:
         """The subscripts with a varying index on the way from the read ``e`` down to its uniform table
@@ -1104,7 +1112,13 @@ class FunctionPrinter:
             v = isa.select(ik, self.cur_mask.name, v, isa.splat(ik, "0"))
         name = self.fresh(f"{arr}_idx")
         self.lines.append(f"{self.indent}{isa.vtype(ik)} {name} = {v};")
-        return isa.build(k, [f"{arr}[{isa.extract(ik, name, lane)}][{lane}]" for lane in range(isa.lanes)])
+        lanes = isa.build(k, [f"{arr}[{isa.extract(ik, name, lane)}][{lane}]" for lane in range(isa.lanes)])
+        if not (self.loop_depth and kind_bits(ik) == 32):
+            return lanes
+        # inside a loop (a stack of node numbers and its per-lane stack pointer): when every lane on reads
+        # the same row, that row is each lane's own element (lanes off read an in-bounds row too)
+        same, at = self.same_index(ik, name)
+        return f"({same} ? {isa.loadu(k, f'{arr}[{at}]')} : {lanes})"
 
     def array_store(self, tgt: Index, value: Expr, m: Symbol | None) -> None:
         """``a[i] = v`` into a lane array: a row (blended with its old lanes under a mask) for a
@@ -1121,17 +1135,43 @@ class FunctionPrinter:
                     row = r
             self.lines.append(f"{ind}{isa.storeu(k, row, v) if m is None else isa.masked_storeu(k, row, v, m.name)};")
             return
-        n = isa.lanes
         arr = tgt.base.sym.name
         self.remark("per-lane-store", f"store to local array '{arr}' at an index that differs per lane: "
                                       "one scalar store per lane")
         ik = self.k(tgt.index.type)
+        if self.loop_depth and kind_bits(ik) == 32:
+            # inside a loop: when every lane on stores to the same row, one (masked) store of the row;
+            # with no lane on, the masked store rewrites row 0 as it is
+            iv = self.vec(tgt.index)
+            name = self.fresh(f"{arr}_idx")
+            self.lines.append(f"{ind}{isa.vtype(ik)} {name} = "
+                              f"{iv if m is None else isa.select(ik, m.name, iv, isa.splat(ik, '0'))};")
+            val = self.fresh(f"{arr}_value")
+            self.lines.append(f"{ind}{isa.vtype(k)} {val} = {v};")
+            v = val
+            same, at = self.same_index(ik, name, mask=None if m is None else m.name)
+            row = f"{arr}[{at}]"
+            store = isa.storeu(k, row, v) if m is None else isa.masked_storeu(k, row, v, m.name)
+            self.lines.append(f"{ind}if ({same})")
+            self.lines.append(f"{ind}    {store};")
+            self.lines.append(f"{ind}else")
+            ind = self.indent = ind + "    "
+            try:
+                self.lane_stores(arr, k, ik, v, self.vec(tgt.index), m)
+            finally:
+                self.indent = ind[:-4]
+            return
+        self.lane_stores(arr, k, ik, v, self.vec(tgt.index), m)
+
+    def lane_stores(self, arr: str, k: str, ik: str, v: str, index: str, m: Symbol | None) -> None:
+        """``arr[index[lane]][lane] = v[lane]`` for each lane (on under ``m``), in lane order."""
+        isa, ind, n = self.isa, self.indent, self.isa.lanes
         vals, idx = self.fresh("lanes"), self.fresh("idx")
         self.lines.append(f"{ind}{{")
         self.lines.append(f"{ind}    {scalar_ctype(k)} {vals}[{n}];")
         self.lines.append(f"{ind}    {isa.storeu(k, vals, v)};")
         self.lines.append(f"{ind}    {scalar_ctype(ik)} {idx}[{n}];")
-        self.lines.append(f"{ind}    {isa.storeu(ik, idx, self.vec(tgt.index))};")
+        self.lines.append(f"{ind}    {isa.storeu(ik, idx, index)};")
         store = f"{arr}[{idx}[lane]][lane] = {vals}[lane];"
         if m is not None:
             on = self.fresh("on")

@@ -1,9 +1,11 @@
 """A record read per lane inside a divergent loop (a BVH's nodes, a tree, a list) first tests whether every
 lane on reads the same record: then one scalar load and a broadcast, else the loads per lane
-(``FunctionPrinter.coherent_read``, ``Isa.first_on_index`` / ``Isa.same_index``). Both give every lane on
-the same element, so the output stays bit-exact whichever way a gang goes; the cases below make gangs take
-both: lanes that start at one node and part, and lanes that walk one list for different numbers of steps
-(the lanes still on then agree under a partial mask)."""
+(``FunctionPrinter.coherent_read``, ``Isa.first_on_index`` / ``Isa.same_index``); a local array read or
+written at a per-lane index inside such a loop (a stack) tests the same, then loads or stores one row.
+Both ways give every lane on the same element, so the output stays bit-exact whichever way a gang goes;
+the cases below make gangs take both: lanes that start at one node and part, lanes that walk one list
+for different numbers of steps (the lanes still on then agree under a partial mask), lanes that push
+and pop at the same depth or one apart."""
 
 from __future__ import annotations
 
@@ -59,9 +61,28 @@ float f(int start, int steps, float x)
     return s + (float)t;
 }
 """,
+    # a local stack with a per-lane stack pointer (the ray tracer's todo list): lanes that start at the same
+    # depth push and pop the same rows while others have stopped; lanes that start one deeper do not
+    "stack": """\
+float f(float x, int depth, int key)
+{
+    int stack[16];
+    int base = key & 1;
+    int top = base;
+    float acc = 0.0f;
+    stack[0] = 5;
+    for (int i = 0; i < depth; i++)
+        stack[top++] = i * 3 + (x < (float)i);
+    while (top > base)
+        acc = acc * 0.5f + (float)stack[--top];
+    return acc + (float)stack[0];
+}
+""",
 }
 
-BOUNDS = {"tree": {"key": (0, 1)}, "list": {"start": (0, 0), "steps": (0, 9)}}  # (list: one start, always coherent)
+#: (list: one start, always coherent)
+BOUNDS = {"tree": {"key": (0, 1)}, "list": {"start": (0, 0), "steps": (0, 9)},
+          "stack": {"depth": (0, 8), "key": (0, 1)}}
 
 
 @pytest.mark.parametrize("case,isa_name", on_every_isa(sorted(CASES)))
@@ -126,3 +147,12 @@ def test_coherent_reads_through_a_uniform_pointer(tmp_path: Path, isa_name: str)
         # under a mask the broadcast read also needs some lane on: lane 0's index is then an index a lane
         # on reads (the pointer's element 0 need not exist)
         assert re.search(r"int t_idx\w*_same = _mm256_testc_si256\(.*\) && on\w* != 0;", res.text), res.text
+
+
+def test_a_stack_in_a_loop_is_read_and_written_by_rows(tmp_path: Path) -> None:
+    _, _, res = expand_source(tmp_path, "stack", CASES["stack"], "avx2", functions=["f"])
+    out = res.text
+    # the push: a masked row store when the lanes on agree, else a store per lane on; the pop: a row load
+    assert re.search(r"if \(stack_idx\w*_same\)\n\s+_mm256_storeu_si256\(\(__m256i \*\)\(stack\[", out), out
+    assert re.search(r"\(stack_idx\w*_same \? _mm256_loadu_si256\(\(const __m256i \*\)\(stack\[", out), out
+    assert "stack[idx[lane]][lane] = lanes[lane];" in out
