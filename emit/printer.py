@@ -311,6 +311,12 @@ class FunctionPrinter:
         self.named: dict[tuple[str, ...], str] = {}
         self.whole: Expr | None = None  # the statement's value (a read that is all of it needs no name)
         self.loop_depth = 0  # (divergent loops around the statement being printed)
+        # Names an earlier statement of the same run of plain statements declared for a value that only
+        # depends on variables (an index gang, its first lane, a same-index test): key -> (name, the
+        # variables it reads); an assignment to one of them, a call, or a statement with a body ends it.
+        self.carried: dict[tuple[str, ...], tuple[str, frozenset[str]]] = {}
+        self.deps_of: dict[str, frozenset[str]] = {}  # (a carried name -> what it reads)
+        self.stmt_indent = ""  # (the indentation of the statement being printed)
 
     # ------------------------------------------------------------------ helpers
     def k(self, t: T.CType) -> str:
@@ -530,17 +536,33 @@ class FunctionPrinter:
                     key = cexpr(n.index)
                     self.index_uses[key] = self.index_uses.get(key, 0) + 1
 
-    def name_once(self, key: tuple[str, ...], vtype: str, base: str, text: str | Callable[[], str]) -> str:
+    def name_once(self, key: tuple[str, ...], vtype: str, base: str, text: str | Callable[[], str],
+                  deps: frozenset[str] | None = None) -> str:
         """A variable of C type ``vtype`` holding ``text``, declared before the statement the first time
         ``key`` is asked for in it (named after ``base``), the same variable after that. ``text`` may be a
-        function making it (and the lines it needs first), called only then."""
-        key = (*key, self.cur_mask.name if self.cur_mask is not None else "")
+        function making it (and the lines it needs first), called only then. ``deps``: the variables
+        ``text`` reads, when it reads nothing else (no memory): then later statements of the same run
+        reuse the name (``carried``) until one of them is assigned."""
+        mask = self.cur_mask.name if self.cur_mask is not None else ""
+        key = (*key, mask)
+        if key not in self.named and deps is not None and key in self.carried:
+            self.named[key] = self.carried[key][0]
         if key not in self.named:
             value = text if isinstance(text, str) else text()
             name = self.fresh(base)
             self.lines.append(f"{self.indent}{vtype} {name} = {value};")
             self.named[key] = name
+            if deps is not None and self.indent == self.stmt_indent:  # (not declared inside a block of its own)
+                deps = deps | {mask} if mask else deps
+                self.carried[key] = (name, deps)
+                self.deps_of[name] = deps
         return self.named[key]
+
+    def pure_deps(self, e: Expr) -> frozenset[str] | None:
+        """The variables ``e`` reads when it reads nothing else (no memory, no call), else None."""
+        if any(isinstance(n, (Index, Member, Call)) or isinstance(n, Unary) and n.op == "*" for n in e.walk()):
+            return None
+        return frozenset(v.name for v in vars_read(e))
 
     def through_pointer(self, e: Expr) -> Symbol | None:
         """The uniform pointer parameter a varying read ``e`` goes through (``s[i].a``, ``p[k]``), or None."""
@@ -600,7 +622,8 @@ class FunctionPrinter:
             v = self.vec(idx)
             if self.cur_mask is not None:
                 v = isa.select(ik, self.cur_mask.name, v, isa.splat(ik, "0"))
-            name = self.name_once(("index", cexpr(idx)), isa.vtype(ik), f"{_accessed_name(terms[0].base)}_idx", v)
+            name = self.name_once(("index", cexpr(idx)), isa.vtype(ik), f"{_accessed_name(terms[0].base)}_idx", v,
+                                  self.pure_deps(idx))
             # (with no lane on the read at lane 0's index would read element 0, which need not exist)
             text = self.coherent(e, k, ik, name, lambda at: lane_text(e, 0, at), text,
                                  None if self.cur_mask is None else f"{self.on_bits()} != 0")
@@ -658,7 +681,8 @@ class FunctionPrinter:
                     v = self.vec(idx)
                     if self.cur_mask is not None:
                         v = self.isa.select(ik, self.cur_mask.name, v, self.isa.splat(ik, "0"))
-                    name = self.name_once(("index", key), self.isa.vtype(ik), f"{_accessed_name(n.base)}_idx", v)
+                    name = self.name_once(("index", key), self.isa.vtype(ik), f"{_accessed_name(n.base)}_idx", v,
+                                          self.pure_deps(idx))
                     # An index that is never negative (in the bounds of a whole array, or bounded) is read
                     # as unsigned: a 32-bit lane then needs no sign extension to address memory.
                     nonneg = ik in ("i8", "i16", "i32") and (index_bound(idx) is not None or whole_array(n.base))
@@ -728,9 +752,11 @@ class FunctionPrinter:
         isa = self.isa
         if mask is None and self.cur_mask is not None:
             mask = self.cur_mask.name
-        first = self.name_once(("first", idx), isa.vtype(ik), f"{idx}_first", isa.first_on_index(ik, idx, mask))
+        deps = self.deps_of.get(idx)
+        first = self.name_once(("first", idx), isa.vtype(ik), f"{idx}_first", isa.first_on_index(ik, idx, mask), deps)
         same = isa.same_index(ik, idx, first, mask)
-        same = self.name_once(("same", idx), "int", f"{idx}_same", same if some_on is None else f"{same} && {some_on}")
+        same = self.name_once(("same", idx), "int", f"{idx}_same", same if some_on is None else f"{same} && {some_on}",
+                              deps if some_on is None else None)
         return same, isa.extract(ik, first, 0)
 
     def varying_subscripts(self, e: Expr) -> list[Index] | None:
@@ -932,6 +958,20 @@ class FunctionPrinter:
         self.lin.remarks.append(Remark(self.at, kind, message))
 
     def emit(self, s: Stmt) -> None:
+        """Print ``s``; names carried from statement to statement end where ``s`` assigns what they read,
+        calls anything, or has a body."""
+        plain = isinstance(s, (Assign, ExprStmt))
+        if not plain:
+            self.carried = {}
+        self.stmt_indent = self.indent
+        self.print_stmt(s)
+        if not plain or any(isinstance(n, Call) for e in stmt_exprs(s) for n in e.walk()):
+            self.carried = {}
+        elif isinstance(s, Assign) and isinstance(s.target, Var):
+            gone = s.target.sym.name
+            self.carried = {k: v for k, v in self.carried.items() if gone not in v[1]}
+
+    def print_stmt(self, s: Stmt) -> None:
         isa = self.isa
         ind = self.indent
         self.at = s.coord
@@ -1110,8 +1150,8 @@ class FunctionPrinter:
         v = self.vec(e.index)
         if self.cur_mask is not None:
             v = isa.select(ik, self.cur_mask.name, v, isa.splat(ik, "0"))
-        name = self.fresh(f"{arr}_idx")
-        self.lines.append(f"{self.indent}{isa.vtype(ik)} {name} = {v};")
+        name = self.name_once(("array index", arr, cexpr(e.index)), isa.vtype(ik), f"{arr}_idx", v,
+                              self.pure_deps(e.index))
         lanes = isa.build(k, [f"{arr}[{isa.extract(ik, name, lane)}][{lane}]" for lane in range(isa.lanes)])
         if not (self.loop_depth and kind_bits(ik) == 32):
             return lanes
@@ -1391,11 +1431,11 @@ class FunctionPrinter:
             return False
         if f.provider == "expand" and f.masked and self.errno_watched(f.name):
             return self.vector_math_errno(call, target, m, blend, kinds, rk)
-        mark, named = len(self.lines), dict(self.named)
+        mark, named, carried = len(self.lines), dict(self.named), dict(self.carried)
         text = vm.call(self.isa, call.func, rk, kinds, [self.vec(a) for a in call.args], m.name if m else None)
         if text is None:  # (the arguments' lines go too: the call per lane prints them again, and declares
             del self.lines[mark:]  # again the variables they named: fuzz program generic 20261126-800)
-            self.named = named
+            self.named, self.carried = named, carried
             return False
         if m is not None and blend:
             text = self.isa.select(rk, m.name, text, target.sym.name)
