@@ -1619,7 +1619,9 @@ class FunctionPrinter:
                 self.lines += [f"{ind}if ({lane_v} >= 0)", f"{ind}    {g} = {value_v};"]
 
     def block(self, stmts: list[Stmt]) -> None:
-        """Statements, each group headed by its scalar source line."""
+        """Statements, each group headed by its scalar source line. (No name is carried into a block, nor
+        out of it: a name declared in one arm is not declared in the other.)"""
+        self.carried = {}
         for s in stmts:
             co = s.coord
             if co is not None and (co.file, co.line) != self.last_line:
@@ -1632,6 +1634,7 @@ class FunctionPrinter:
             except ExpandError as exc:  # (a diagnostic without a position: at this statement)
                 exc.coord = exc.coord or co
                 raise
+        self.carried = {}
 
     # ------------------------------------------------------------------ function
     def function(self, name: str, used: set[Symbol], entry: Symbol | None = None) -> str:
