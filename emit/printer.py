@@ -741,8 +741,9 @@ class FunctionPrinter:
         lanes off (whose result no read specifies) may get the element the lanes on read. ``some_on``: a
         test that some lane is on, where reading at lane 0's index with none on could fault."""
         same, at = self.same_index(ik, idx, some_on)
-        self.remark("per-lane-load", f"read of {_read_what(e)}: one load and a broadcast when every lane "
-                                     "reads the same record (a test per statement), else one load per lane")
+        self.remark("per-lane-load", f"read of {_read_what(e)} at an index that differs per lane: one load and a "
+                                     f"broadcast when every lane on reads the same record, else {self.isa.lanes} "
+                                     "scalar loads and inserts")
         return f"({same} ? {self.isa.splat(k, read_at(at))} : {lanes})"
 
     def same_index(self, ik: str, idx: str, some_on: str | None = None, mask: str | None = None) -> tuple[str, str]:
@@ -1144,8 +1145,10 @@ class FunctionPrinter:
         if not self.sh.varying(e.index):
             return isa.loadu(k, self.array_row(e))
         arr = e.base.sym.name
+        coherent = bool(self.loop_depth) and kind_bits(self.k(e.index.type)) == 32
         self.remark("per-lane-load", f"read of local array '{arr}' at an index that differs per lane: "
-                                     f"{isa.lanes} scalar loads and inserts")
+                                     + ("one row when every lane on reads the same row, else " if coherent else "")
+                                     + f"{isa.lanes} scalar loads and inserts")
         ik = self.k(e.index.type)
         v = self.vec(e.index)
         if self.cur_mask is not None:
@@ -1153,7 +1156,7 @@ class FunctionPrinter:
         name = self.name_once(("array index", arr, cexpr(e.index)), isa.vtype(ik), f"{arr}_idx", v,
                               self.pure_deps(e.index))
         lanes = isa.build(k, [f"{arr}[{isa.extract(ik, name, lane)}][{lane}]" for lane in range(isa.lanes)])
-        if not (self.loop_depth and kind_bits(ik) == 32):
+        if not coherent:
             return lanes
         # inside a loop (a stack of node numbers and its per-lane stack pointer): when every lane on reads
         # the same row, that row is each lane's own element (lanes off read an in-bounds row too)
@@ -1176,10 +1179,12 @@ class FunctionPrinter:
             self.lines.append(f"{ind}{isa.storeu(k, row, v) if m is None else isa.masked_storeu(k, row, v, m.name)};")
             return
         arr = tgt.base.sym.name
-        self.remark("per-lane-store", f"store to local array '{arr}' at an index that differs per lane: "
-                                      "one scalar store per lane")
         ik = self.k(tgt.index.type)
-        if self.loop_depth and kind_bits(ik) == 32:
+        coherent = bool(self.loop_depth) and kind_bits(ik) == 32
+        self.remark("per-lane-store", f"store to local array '{arr}' at an index that differs per lane: "
+                                      + ("one row store when every lane on writes the same row, else " if coherent
+                                         else "") + "one scalar store per lane")
+        if coherent:
             # inside a loop: when every lane on stores to the same row, one (masked) store of the row;
             # with no lane on, the masked store rewrites row 0 as it is
             iv = self.vec(tgt.index)

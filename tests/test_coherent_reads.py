@@ -156,3 +156,21 @@ def test_a_stack_in_a_loop_is_read_and_written_by_rows(tmp_path: Path) -> None:
     assert re.search(r"if \(stack_idx\w*_same\)\n\s+_mm256_storeu_si256\(\(__m256i \*\)\(stack\[", out), out
     assert re.search(r"\(stack_idx\w*_same \? _mm256_loadu_si256\(\(const __m256i \*\)\(stack\[", out), out
     assert "stack[idx[lane]][lane] = lanes[lane];" in out
+
+
+def test_remarks_say_when_a_read_or_store_goes_by_rows(tmp_path: Path, capsys) -> None:
+    from expand.cli import main as expand_main
+    for case in ("tree", "stack"):
+        src = tmp_path / f"{case}.c"
+        src.write_text(CASES[case])
+        assert expand_main([str(src), "--isa", "avx2", "--remarks", "-o", str(tmp_path / "o.c")]) == 0
+        err = capsys.readouterr().err
+        if case == "tree":
+            assert re.search(r"remark: read of field 'split' of 'TREE\[\w+\]' at an index that differs per lane: "
+                             r"one load and a broadcast when every lane on reads the same record, else 8 scalar "
+                             r"loads and inserts \[per-lane-load\]", err), err
+        else:
+            assert "read of local array 'stack' at an index that differs per lane: one row when every lane on " \
+                   "reads the same row, else 8 scalar loads and inserts [per-lane-load]" in err, err
+            assert "store to local array 'stack' at an index that differs per lane: one row store when every lane " \
+                   "on writes the same row, else one scalar store per lane [per-lane-store]" in err, err
