@@ -645,15 +645,9 @@ class Isa:
         name = self._lanes_fn("_exp_mask_to_int_lanes", ("v", "i32"), [("m", "")], "r[i] = x0[i] != 0;")
         return f"{name}({m})"
 
-    def first_on_index(self, ik: str, idx: str, mask: str | None) -> str:
-        """A gang of kind ``ik`` (32-bit lanes) whose lanes all hold the index in ``idx`` of one lane, the
-        first lane on under ``mask`` when it is on (``mask`` None: every lane is on). Lanes off hold 0 in
-        ``idx``, so what it holds is always an index some lane reads. Here: lane 0's."""
-        return self.splat(ik, self.extract(ik, idx, 0))
-
     def same_index(self, ik: str, idx: str, first: str, mask: str | None) -> str:
-        """Scalar int: every lane on under ``mask`` holds in ``idx`` the index ``first`` holds
-        (``first_on_index``)."""
+        """Scalar int: every lane on under ``mask`` (None: every lane) holds in the gang ``idx`` (kind ``ik``,
+        32-bit lanes) the index of the gang ``first``, whose lanes all hold lane 0's."""
         eq = self.cmp("==", ik, idx, first)
         return self.mask_all(eq) if mask is None else negated(self.mask_any(self.mask_andnot(mask, eq)))
 

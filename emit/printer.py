@@ -315,7 +315,6 @@ class FunctionPrinter:
         # depends on variables (an index gang, its first lane, a same-index test): key -> (name, the
         # variables it reads); an assignment to one of them, a call, or a statement with a body ends it.
         self.carried: dict[tuple[str, ...], tuple[str, frozenset[str]]] = {}
-        self.deps_of: dict[str, frozenset[str]] = {}  # (a carried name -> what it reads)
         self.stmt_indent = ""  # (the indentation of the statement being printed)
 
     # ------------------------------------------------------------------ helpers
@@ -555,8 +554,17 @@ class FunctionPrinter:
             if deps is not None and self.indent == self.stmt_indent:  # (not declared inside a block of its own)
                 deps = deps | {mask} if mask else deps
                 self.carried[key] = (name, deps)
-                self.deps_of[name] = deps
         return self.named[key]
+
+    def index_gang(self, key: tuple[str, ...], idx: Expr, base: str) -> str:
+        """The gang of the varying index ``idx`` with the lanes off (under the current mask) holding 0, named
+        once (``base``), carried to later statements where it reads only variables."""
+        isa = self.isa
+        ik = self.k(idx.type)
+        v = self.vec(idx)
+        if self.cur_mask is not None:
+            v = isa.select(ik, self.cur_mask.name, v, isa.splat(ik, "0"))
+        return self.name_once(key, isa.vtype(ik), base, v, self.pure_deps(idx))
 
     def pure_deps(self, e: Expr) -> frozenset[str] | None:
         """The variables ``e`` reads when it reads nothing else (no memory, no call), else None."""
@@ -619,11 +627,7 @@ class FunctionPrinter:
         else:
             idx = terms[0].index
             ik = self.k(idx.type)
-            v = self.vec(idx)
-            if self.cur_mask is not None:
-                v = isa.select(ik, self.cur_mask.name, v, isa.splat(ik, "0"))
-            name = self.name_once(("index", cexpr(idx)), isa.vtype(ik), f"{_accessed_name(terms[0].base)}_idx", v,
-                                  self.pure_deps(idx))
+            name = self.index_gang(("index", cexpr(idx)), idx, f"{_accessed_name(terms[0].base)}_idx")
             # (with no lane on the read at lane 0's index would read element 0, which need not exist)
             text = self.coherent(e, k, ik, name, lambda at: lane_text(e, 0, at), text,
                                  None if self.cur_mask is None else f"{self.on_bits()} != 0")
@@ -678,11 +682,7 @@ class FunctionPrinter:
                 key = cexpr(idx)
                 if key not in binds:
                     ik = self.k(idx.type)
-                    v = self.vec(idx)
-                    if self.cur_mask is not None:
-                        v = self.isa.select(ik, self.cur_mask.name, v, self.isa.splat(ik, "0"))
-                    name = self.name_once(("index", key), self.isa.vtype(ik), f"{_accessed_name(n.base)}_idx", v,
-                                          self.pure_deps(idx))
+                    name = self.index_gang(("index", key), idx, f"{_accessed_name(n.base)}_idx")
                     # An index that is never negative (in the bounds of a whole array, or bounded) is read
                     # as unsigned: a 32-bit lane then needs no sign extension to address memory.
                     nonneg = ik in ("i8", "i16", "i32") and (index_bound(idx) is not None or whole_array(n.base))
@@ -723,10 +723,10 @@ class FunctionPrinter:
         ``read``'s loads per lane. Only for a read at one varying index of 32-bit lanes."""
         isa = self.isa
         lanes = isa.gather(k, read, None if self.cur_mask is None else self.cur_mask.name)
-        ((name, ik, _),) = binds.values() if len(binds) == 1 else ((None, "", False),)
-        if name is None or kind_bits(ik) != 32:
+        if len(binds) != 1 or kind_bits(next(iter(binds.values()))[1]) != 32:
             self.per_lane_remark(e)
             return lanes
+        ((name, ik, _),) = binds.values()
         text = self.coherent(e, k, ik, name, read_at, lanes)
         if e is self.whole:
             return text
@@ -749,12 +749,13 @@ class FunctionPrinter:
     def same_index(self, ik: str, idx: str, some_on: str | None = None, mask: str | None = None) -> tuple[str, str]:
         """(a scalar test that every lane on under ``mask`` (default: the current mask) holds the same index in
         the gang ``idx`` (kind ``ik``, lanes off holding 0), and that index as a scalar), named once per
-        statement (``Isa.first_on_index``, ``Isa.same_index``). ``some_on``: also required."""
+        statement (the index tested is lane 0's; ``Isa.same_index``). ``some_on``: also required."""
         isa = self.isa
         if mask is None and self.cur_mask is not None:
             mask = self.cur_mask.name
-        deps = self.deps_of.get(idx)
-        first = self.name_once(("first", idx), isa.vtype(ik), f"{idx}_first", isa.first_on_index(ik, idx, mask), deps)
+        deps = next((d for n, d in self.carried.values() if n == idx), None)  # (idx carried: so are these)
+        first = self.name_once(("first", idx), isa.vtype(ik), f"{idx}_first", isa.splat(ik, isa.extract(ik, idx, 0)),
+                               deps)
         same = isa.same_index(ik, idx, first, mask)
         same = self.name_once(("same", idx), "int", f"{idx}_same", same if some_on is None else f"{same} && {some_on}",
                               deps if some_on is None else None)
@@ -1150,11 +1151,7 @@ class FunctionPrinter:
                                      + ("one row when every lane on reads the same row, else " if coherent else "")
                                      + f"{isa.lanes} scalar loads and inserts")
         ik = self.k(e.index.type)
-        v = self.vec(e.index)
-        if self.cur_mask is not None:
-            v = isa.select(ik, self.cur_mask.name, v, isa.splat(ik, "0"))
-        name = self.name_once(("array index", arr, cexpr(e.index)), isa.vtype(ik), f"{arr}_idx", v,
-                              self.pure_deps(e.index))
+        name = self.index_gang(("array index", arr, cexpr(e.index)), e.index, f"{arr}_idx")
         lanes = isa.build(k, [f"{arr}[{isa.extract(ik, name, lane)}][{lane}]" for lane in range(isa.lanes)])
         if not coherent:
             return lanes
@@ -1200,11 +1197,9 @@ class FunctionPrinter:
             self.lines.append(f"{ind}if ({same})")
             self.lines.append(f"{ind}    {store};")
             self.lines.append(f"{ind}else")
-            ind = self.indent = ind + "    "
-            try:
-                self.lane_stores(arr, k, ik, v, self.vec(tgt.index), m)
-            finally:
-                self.indent = ind[:-4]
+            self.indent = ind + "    "
+            self.lane_stores(arr, k, ik, v, self.vec(tgt.index), m)
+            self.indent = ind
             return
         self.lane_stores(arr, k, ik, v, self.vec(tgt.index), m)
 

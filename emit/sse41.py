@@ -58,7 +58,6 @@ def _join_lo32(p0: str, p1: str) -> str:
             "_MM_SHUFFLE(2, 0, 2, 0)))")
 
 
-
 def x86_minmax(isa: RegIsa, op: str, k: str, a: str, b: str, int64: bool = False) -> str | None:
     """``Isa.minmax`` on x86 (SSE4.1, AVX2, AVX-512: ``isa.intrinsic_prefix``): ``_min_ps``/``_min_pd`` are
     exactly ``a < b ? a : b`` (a NaN or equal operands give ``b``); ``_min_epi32`` takes the integer kinds
@@ -72,6 +71,7 @@ def x86_minmax(isa: RegIsa, op: str, k: str, a: str, b: str, int64: bool = False
         return None
     intr = f"{isa.intrinsic_prefix}_{op}_{sfx}"
     return isa._map(f"_exp_{op}_{k}", k, lambda x, y: f"{intr}({x}, {y})", a, b)
+
 
 class Sse41(RegIsa):
     """SSE4.1 with 4 lanes (or a multiple of 4: several registers per gang)."""

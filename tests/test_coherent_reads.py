@@ -1,6 +1,6 @@
 """A record read per lane inside a divergent loop (a BVH's nodes, a tree, a list) first tests whether every
 lane on reads the same record: then one scalar load and a broadcast, else the loads per lane
-(``FunctionPrinter.coherent_read``, ``Isa.first_on_index`` / ``Isa.same_index``); a local array read or
+(``FunctionPrinter.coherent_read``, ``Isa.same_index``); a local array read or
 written at a per-lane index inside such a loop (a stack) tests the same, then loads or stores one row.
 Both ways give every lane on the same element, so the output stays bit-exact whichever way a gang goes;
 the cases below make gangs take both: lanes that start at one node and part, lanes that walk one list
