@@ -39,7 +39,11 @@ directory holds:
   ``src/`` and ``obj/``: the generated C and objects (kept: a rebuild redoes only what is missing).
 
 ``ensure`` builds what an output needs into a cache (``$EXPAND_CACHE_DIR``, else
-``~/.cache/expand``), keyed by a hash of expand's and mathlib's sources.
+``~/.cache/expand``), keyed by a hash of expand's and mathlib's sources. Every build, into any
+directory, takes the units (and glibc's scan of an architecture) already built for the same code from
+the cache's store (``<cache>/expandm-units-<code key>``, ``store``) and leaves there the ones it builds:
+a library built into two directories (the tests', ``ensure``'s) expands and compiles each unit once.
+``EXPAND_LIBM_STORE=off`` builds everything where it is asked.
 """
 
 from __future__ import annotations
@@ -262,6 +266,51 @@ _FLAGS: dict[str, source_tree.Flags] = {}
 _SCANS: dict[Path, dict[str, dict]] = {}
 
 
+# ------------------------------------------------------------------ the store of built units
+
+
+def store() -> Path | None:
+    """The cache's store of units built for this code (None: ``EXPAND_LIBM_STORE=off``)."""
+    if os.environ.get("EXPAND_LIBM_STORE", "").lower() in ("off", "0", "no"):
+        return None
+    return cache_root() / f"expandm-units-{code_key()}"
+
+
+def _copy_in(src: Path, dst: Path) -> None:
+    """``src`` to ``dst`` by way of a temporary name beside it: a reader sees all of it or nothing."""
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dst.with_name(f".{dst.name}.{os.getpid()}-{threading.get_ident()}")
+    shutil.copyfile(src, tmp)
+    os.replace(tmp, dst)
+
+
+def from_store(out: Path, rels: Sequence[str]) -> bool:
+    """Copy the files ``rels`` (paths relative to a library directory; the last one marks the set
+    complete, so it is written last) from the store into ``out``; False when the store lacks one."""
+    st = store()
+    if st is None or st == out or not (st / rels[-1]).is_file():
+        return False
+    try:
+        for r in rels:
+            _copy_in(st / r, out / r)
+    except OSError:  # (another process replacing them: build here)
+        return False
+    return True
+
+
+def to_store(out: Path, rels: Sequence[str]) -> None:
+    """Copy the files ``rels`` of ``out`` into the store (the last one last); a full disk or a read-only
+    cache only costs the next build its time."""
+    st = store()
+    if st is None or st == out:
+        return
+    try:
+        for r in rels:
+            _copy_in(out / r, st / r)
+    except OSError:
+        pass
+
+
 def glibc_flags(arch: str) -> source_tree.Flags:
     """glibc's own headers, defines and flags for ``arch`` (``source_tree.glibc_flags``)."""
     with _LOCK:
@@ -281,7 +330,8 @@ def glibc_scan(out: Path, arch: str) -> dict[str, dict]:
     with _LOCK:
         if path in _SCANS:
             return _SCANS[path]
-        if not path.is_file():
+        rel = f"obj/{arch}/glibc-scan.json"
+        if not path.is_file() and not from_store(path.parents[2], [rel]):
             isa = scan_isa(arch)
             path.parent.mkdir(parents=True, exist_ok=True)
             with tempfile.TemporaryDirectory(dir=path.parent, prefix=".scan-") as tmp:
@@ -292,6 +342,7 @@ def glibc_scan(out: Path, arch: str) -> dict[str, dict]:
             tmp_path = path.with_suffix(f".{os.getpid()}.json")
             tmp_path.write_text(json.dumps(table, indent=1) + "\n")
             os.replace(tmp_path, path)
+            to_store(path.parents[2], [rel])
         _SCANS[path] = json.loads(path.read_text())
         return _SCANS[path]
 
@@ -449,6 +500,10 @@ def build_unit(out: Path, arch: str, isa_name: str, fn: LibSource) -> dict:
     tag = f"{arch}/{isa_name}/{fn.name}"
     obj, meta_path = out / "obj" / f"{tag}.o", out / "obj" / f"{tag}.json"
     missing = out / "obj" / f"{tag}.missing"
+    built = [f"src/{tag}.c", f"obj/{tag}.o", f"obj/{tag}.json"]
+    if not (obj.exists() and meta_path.exists()) and not missing.exists():
+        if not from_store(out, built):
+            from_store(out, [f"obj/{tag}.missing"])
     if obj.exists() and meta_path.exists():
         return json.loads(meta_path.read_text())
     if missing.exists():
@@ -466,6 +521,7 @@ def build_unit(out: Path, arch: str, isa_name: str, fn: LibSource) -> dict:
         why = str(exc) if isinstance(exc, Unavailable) else diagnostic(exc)
         missing.parent.mkdir(parents=True, exist_ok=True)
         missing.write_text(json.dumps({"name": fn.name, "arch": arch, "isa": isa_name, "why": why}) + "\n")
+        to_store(out, [f"obj/{tag}.missing"])
         raise Unavailable(why) from None
     (e,) = res.functions
     if any(p.shape not in (None, "", "varying") for p in e.params):
@@ -496,6 +552,7 @@ def build_unit(out: Path, arch: str, isa_name: str, fn: LibSource) -> dict:
     }
     os.replace(tmp, obj)
     meta_path.write_text(json.dumps(meta, indent=1) + "\n")
+    to_store(out, built)
     return meta
 
 
@@ -503,8 +560,9 @@ def build_scalar(out: Path, arch: str, fn: LibSource) -> Path:
     """The scalar reference object of ``fn`` for ``arch``: its one global symbol is the public name
     (glibc's own alias of it, or ``fn.func`` renamed), what it needs of its companions is renamed as in
     the vector code (``libexpandm.a`` defines it), and its other definitions are local."""
-    obj = out / "obj" / arch / "scalar" / f"{fn.name}.o"
-    if obj.exists():
+    rel = f"obj/{arch}/scalar/{fn.name}.o"
+    obj = out / rel
+    if obj.exists() or from_store(out, [rel]):
         return obj
     obj.parent.mkdir(parents=True, exist_ok=True)
     tmp = obj.with_suffix(f".{os.getpid()}-{threading.get_ident()}.o")
@@ -517,6 +575,7 @@ def build_scalar(out: Path, arch: str, fn: LibSource) -> Path:
         run([objcopy, f"--redefine-sym={fn.func}={fn.name}", tmp])
     run([objcopy, f"--keep-global-symbol={fn.name}", tmp])
     os.replace(tmp, obj)
+    to_store(out, [rel])
     return obj
 
 

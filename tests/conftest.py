@@ -67,7 +67,8 @@ WIDTH_MODULES = {"test_sve.py", "test_rvv.py"}
 #: every ISA in test_matrix.py, and the modes' own tests in test_boscc.py), the kernel suite with mathlib's
 #: vector libm on the new ISAs (per-lane libm calls on SVE and RVV too: the README's run verifies the suite
 #: there, the matrix's suite rows, in test_kernel_suite.py only), and the vector libm's functions against
-#: their glibc sources on the SVE and RVV tables.
+#: their glibc sources on the SVE and RVV tables, and the fuzz regressions on RVV at VLEN 256 (at VLEN 128
+#: in the README's run: the same table at another vector length).
 FIXED_WIDTH = {"sse2", "sse4.1", "avx2", "avx512", "neon", "altivec", "generic"}  # (the tables before SVE and RVV)
 DEEP_CASES = {
     "test_every_function_every_isa_verifies": {"avx2", "neon"},
@@ -76,6 +77,7 @@ DEEP_CASES = {
     "test_kernel_verifies_with_vector_libm": FIXED_WIDTH,
     "test_every_function_equals_the_glibc_source": {"avx2", "sse4.1", "neon", "altivec"},
     "test_sample_equals_the_glibc_source_scalable": set(),
+    "test_fuzz_regressions": {"rvv"},
 }
 #: The marker expression word that selects the deep run: python3 -m pytest -m deep -n 2
 DEEP = "deep"

@@ -100,6 +100,35 @@ def test_archives_define_only_their_own_names(lib: Path) -> None:
     assert libm.ensure(["avx2"], ["logf"], out=lib) == lib  # already there: nothing to build
 
 
+def test_second_directory_takes_the_units_from_the_store(tmp_path: Path, monkeypatch) -> None:
+    """A unit (and glibc's scan of its architecture) built into one directory is copied, not built
+    again, into the next one built for the same code: the archives are the same bytes; with
+    EXPAND_LIBM_STORE=off a build expands and compiles everything itself."""
+    monkeypatch.setenv("EXPAND_CACHE_DIR", str(tmp_path / "cache"))
+    plan = {"x86_64/avx2": ["expf", "sqrtf"]}
+    first = libm.build(tmp_path / "first", plan)
+    st = libm.store()
+    assert st is not None and st.parent == tmp_path / "cache"
+    for rel in ("obj/x86_64/glibc-scan.json", "obj/x86_64/avx2/expf.o", "obj/x86_64/avx2/expf.json",
+                "src/x86_64/avx2/expf.c", "obj/x86_64/scalar/expf.o", "obj/x86_64/avx2/sqrtf.o"):
+        assert (st / rel).is_file(), rel
+
+    def no_expand(*a, **kw):
+        raise AssertionError("expanded again")
+
+    monkeypatch.setattr(libm, "expand_module", no_expand)
+    monkeypatch.setattr(libm.source_tree, "scan", no_expand)
+    second = libm.build(tmp_path / "second", plan)
+    for name in ("libexpandm.a", "libexpandm_scalar.a"):
+        assert (first / "lib/x86_64" / name).read_bytes() == (second / "lib/x86_64" / name).read_bytes(), name
+    assert json.loads((first / "expandm.json").read_text())["units"] == \
+        json.loads((second / "expandm.json").read_text())["units"]
+    monkeypatch.setenv("EXPAND_LIBM_STORE", "off")
+    assert libm.store() is None
+    with pytest.raises(AssertionError, match="expanded again"):
+        libm.build(tmp_path / "third", plan)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("target", ["sse2", "avx2", "avx512", "avx1", "aarch64", "ppc64le"])
 def test_header_compiles_for_every_target(lib: Path, tmp_path: Path, target: str) -> None:
