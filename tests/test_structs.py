@@ -300,14 +300,6 @@ def _refused(tmp_path: Path, text: str) -> ExpandError:
     return info.value
 
 
-def test_array_of_structs_at_a_varying_index_is_refused(tmp_path: Path) -> None:
-    text = HEAD + "float f(float x, int i)\n{\n    vec v[2] = {{x, 1.0f, 2.0f}, {3.0f, x, 4.0f}};\n" \
-                  "    return v[i & 1].y;\n}\n"
-    err = _refused(tmp_path, text)
-    assert re.search(r"refused\.c:\d+:\d+$", str(err.coord)) and "local array 'v' of structs" in err.message \
-        and "not a constant" in err.message, err.render()
-
-
 def test_struct_passed_to_an_external_function_is_refused(tmp_path: Path) -> None:
     text = HEAD + "extern float h(vec);\nfloat f(float x)\n{\n    vec v = {x, x, x};\n    return h(v);\n}\n"
     err = _refused(tmp_path, text)

@@ -2,7 +2,8 @@
 
 After this pass and ``lower_aggregates`` (which runs once helpers are inlined):
 * a local pointer that holds one variable's address is that variable (expand/passes/address_locals.py);
-* a local array of structs read at constant indexes is one struct per element (expand/passes/local_arrays.py);
+* a local array of structs read at constant indexes is one struct per element (expand/passes/local_arrays.py),
+  at other indexes one local array per scalar member (expand/passes/struct_arrays.py);
 * a local struct used member by member is one variable per member (expand/passes/struct_fields.py);
 * every other local struct or union, and every compound literal, is words of bits (expand/passes/records.py);
 * a local union whose members are same-size scalars is one scalar variable; reading another
@@ -49,6 +50,7 @@ from expand.ir.types import punnable
 from expand.passes.address_locals import forward_address_locals
 from expand.passes.local_arrays import local_arrays
 from expand.passes.records import lower_records
+from expand.passes.struct_arrays import split_struct_arrays
 from expand.passes.struct_fields import split_structs
 
 
@@ -87,9 +89,11 @@ def lower_aggregates(fn: Function) -> None:
     parameters, returns and pointers to the caller's structs are then plain locals of ``fn``)."""
     forward_address_locals(fn)
     local_arrays(fn, structs=True)
+    split_struct_arrays(fn)
     for s in fn.locals:
         if is_local_array(s) and isinstance(s.type.elem, T.Record):
-            raise error(s.coord, f"local array '{s.name}' of structs is indexed by a value that is not a constant",
+            raise error(s.coord, f"local array '{s.name}' of structs is indexed by a value that is not a constant"
+                        " and used whole (its address, an argument)",
                         "index it with constants, or keep one local array per member")
     split_structs(fn)
     lower_records(fn)

@@ -91,18 +91,18 @@ def leaves(t: T.CType, prefix: Path = ()) -> list[tuple[Path, T.CType]]:
 
 
 def _splittable(t: T.CType) -> bool:
-    return _members_ok(t) and len(leaves(t)) <= MAX_LEAVES
+    return members_ok(t) and len(leaves(t)) <= MAX_LEAVES
 
 
-def _members_ok(t: T.CType) -> bool:
+def members_ok(t: T.CType) -> bool:
     if isinstance(t, T.Array):
-        return bool(t.length) and (isinstance(t.elem, (T.Int, T.Float)) or _members_ok(t.elem))
+        return bool(t.length) and (isinstance(t.elem, (T.Int, T.Float)) or members_ok(t.elem))
     if not isinstance(t, T.Record) or t.is_union or not t.complete or not t.fields:
         return False
-    return all(name and (_members_ok(ft) or isinstance(ft, (T.Int, T.Float))) for name, ft in t.fields)
+    return all(name and (members_ok(ft) or isinstance(ft, (T.Int, T.Float))) for name, ft in t.fields)
 
 
-def _padded(t: T.CType) -> bool:
+def padded(t: T.CType) -> bool:
     """Struct ``t`` has bytes no scalar member covers."""
     return sum(ft.size() for _, ft in leaves(t)) != t.size()
 
@@ -168,7 +168,7 @@ def _misused(s: Stmt, candidates: set[Symbol]) -> set[Symbol]:
                 ok.add(id(_root(s.value)))
             if isinstance(s.value, Aggregate):  # (members given as whole structs: ``ray r = {o, d}``)
                 ok.update(id(_root(v)) for _, v in s.value.items if _is_record(v) and _path(v) is not None)
-        elif ours_v and _memory(s.target) and not _padded(s.target.type):
+        elif ours_v and _memory(s.target) and not padded(s.target.type):
             ok.add(id(_root(s.value)))  # (with padding, C's copy writes bytes the members do not: records.py)
     for e in stmt_exprs(s):
         for n in e.walk():
