@@ -89,10 +89,34 @@ def test_programs_cover_the_features() -> None:
             "linear(i)", "uniform=", "linear=i", "may-refuse shared-store",
             # libm beyond fabsf/sqrtf, guarded conversions, and shifts under tests of their counts
             "#include <math.h>", " ? (int)", " ? (unsigned char)", " >= 0 && ", "< 32) ? (", "< 64) ? (",
-            "< 32) {", "& 127) < 64)"):
+            "< 32) {", "& 127) < 64)",
+            # records: tables of structs (array fields at constant and varying indexes), uniform pointers
+            # to structs, local structs (nested, copied), the helper's struct parameter and result
+            "static const struct T", "_rec { ", "].f", "].f0[((", "const struct tab_rec *", "struct out_rec *",
+            "out[i].f", "tab[(i ", " = { { ", "struct { ", "struct h_rec p", "(struct h_rec){ ", ").f",
+            "static struct h_rec h(", "_rec { ", "} a"):
         assert needle in full, needle
+    assert re.search(r"struct (s\d+)_rec \w+ = s\d+;", full)  # (a copy at its declaration)
+    assert re.search(r"\n\s+s\d+ = (s\d+|h\()", full)  # (an assignment of a whole struct)
     called = set(re.findall(r"\b(\w+)\(", full))
     assert len({n for n, _, _ in fuzz.MATH_FUNCS} & called) >= 30
+
+
+def test_records_have_a_stream_of_their_own() -> None:
+    """A program that draws no record is the one the seed gave before records existed: the records'
+    choices come from ``Gen.rec``, so the main stream (and the programs' shapes) stay."""
+    same = 0
+    for i in range(120):
+        def gen(opts: GenOptions) -> tuple[fuzz.Gen, str]:
+            g = fuzz.Gen(random.Random(f"records-{i}"), opts, f"records-{i}")
+            return g, render(g.program())
+
+        g, with_records = gen(GenOptions())
+        if not (g.records or g.h_fields or g.structs or any(m.fields for m in g.mems)):
+            assert "struct" not in with_records
+            assert with_records == gen(GenOptions.without(["records"]))[1], i
+            same += 1
+    assert 40 < same < 100
 
 
 def test_programs_call_every_math_function() -> None:
@@ -494,8 +518,10 @@ def _texts(stmts) -> list[str]:
 
 
 def test_minimize_keeps_the_failure() -> None:
-    """minimize() end to end on a failure found without compiling: an unplanned diagnostic."""
-    prog = generate(program_seed(4, 1))
+    """minimize() end to end on a failure found without compiling: an unplanned diagnostic (in a
+    program with local structs, one copied from the other)."""
+    prog = generate(program_seed(4, 0))
+    assert "struct s" in render(prog)
     assert not prog.expect_error
     prog.f.body.insert(1, fuzz.Raw(["static int calls = 0;", "calls = calls + 1;"], keep=True))
     out = check_source(render(prog), "sse4.1")

@@ -12,7 +12,11 @@ several types), ``while`` and ``do`` loops, nested, with ``break``, ``continue``
 inside, ``switch`` with fall-through, early returns, a ``static`` helper (inlined by expand, loops
 included), pointer parameters (a varying one: the lane's own element; uniform ones: read at
 consecutive, uniform and varying indexes, written at ``out[i]`` with ``i`` linear, one scatter),
-file-scope tables (one and two dimensions), local arrays, every function of mathlib's vector libm
+file-scope tables (one and two dimensions), records (file-scope tables of structs and uniform pointers
+to them, read a field at a time, array fields at constant and varying indexes; local structs with
+nested ones, copied whole; the helper's struct parameter by value and struct result, compound
+literals, ``h(...).f1``: drawn from a stream of their own, ``Gen.rec``, so that a seed's programs keep
+their shape with records and without), local arrays, every function of mathlib's vector libm
 and more of libm, float->int conversions under the program's own range checks (the vector code
 converts every lane, NaN and out-of-range ones too), shifts under the program's own tests of their counts
 (the vector code shifts every lane, by counts out of range too), and calls of the non-expandable
@@ -73,7 +77,7 @@ import tempfile
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -191,10 +195,13 @@ class Call(Expr):
 @dataclass(eq=False)
 class Elem(Expr):
     """``base[i][j]`` (``*base`` without indexes): an element of a table, a local array or what a
-    pointer parameter points to."""
+    pointer parameter points to; with ``member``, a field of a table of records after the first
+    ``member_at`` indexes (``T1[i].f2`` and ``T1[i].f1[j]``: ``member_at`` 1)."""
 
     base: str = ""
     indexes: list[Expr] = field(default_factory=list)
+    member: str = ""
+    member_at: int = 0
 
 
 @dataclass(eq=False)
@@ -211,12 +218,28 @@ class Decl(Stmt):
 
 @dataclass(eq=False)
 class ArrayDecl(Stmt):
-    """A local array ``ty name[length] = { init... }`` (the rest zero)."""
+    """A local array ``ty name[length] = { init... }`` (the rest zero); with ``fields`` an array of
+    records, ``init`` the first field's (a scalar of type ``ty``) of the first elements."""
 
     ty: str
     name: str
     length: int
     init: list[Expr]
+    fields: list[Field] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class RecDecl(Stmt):
+    """A local struct: ``struct tag { fields } name = { init... };`` (``init``: one expression per
+    scalar field, nested structs' in order), or with ``copy`` ``struct tag name = other;`` (``init``:
+    the other's ``Ref``)."""
+
+    tag: str
+    name: str
+    fields: list[Field]
+    init: list[Expr]
+    copy: bool = False
+    defined: bool = False  # the tag is declared at file scope (the helper's): ``struct tag name = { ... };``
 
 
 @dataclass(eq=False)
@@ -335,12 +358,37 @@ class Func(Node):
 
 @dataclass(eq=False)
 class Table(Node):
-    """A file-scope ``static const ty name[rows][cols]`` (``[cols]`` alone when rows is 0)."""
+    """A file-scope ``static const ty name[rows][cols]`` (``[cols]`` alone when rows is 0), or with
+    ``fields`` a table of records, ``static const struct name_rec { fields } name[cols]`` (``values``:
+    each record's initializer)."""
 
     ty: str
     name: str
     values: list[str]
     rows: int = 0
+    fields: list[Field] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Field:
+    """A field of a record: ``ty name;``, with ``count`` ``ty name[count];``, with ``sub`` a nested
+    struct ``struct { sub } name;``."""
+
+    ty: str
+    name: str
+    count: int = 0
+    sub: tuple[Field, ...] = ()
+
+    def decl(self) -> str:
+        if self.sub:
+            return f"struct {{ {' '.join(f.decl() for f in self.sub)} }} {self.name};"
+        return f"{self.ty} {self.name}{f'[{self.count}]' if self.count else ''};"
+
+    def leaves(self, prefix: str) -> list[tuple[str, str]]:
+        """(type, access path) of each scalar in this field (no arrays): ``s.f2.f0``."""
+        if self.sub:
+            return [x for f in self.sub for x in f.leaves(f"{prefix}.{self.name}")]
+        return [(self.ty, f"{prefix}.{self.name}")]
 
 
 @dataclass
@@ -404,6 +452,8 @@ class Program(Node):
     modes: Modes = field(default_factory=Modes)
     #: the diagnostic the program may get instead of expanding (a lane-order-dependent shared store)
     may_refuse: bool = False
+    #: the struct types pointer parameters point to: (tag, fields)
+    records: list[tuple[str, list[Field]]] = field(default_factory=list)
 
 
 # ----------------------------------------------------------------------------- rendering
@@ -425,7 +475,10 @@ def expr_text(e: Expr) -> str:
     if isinstance(e, Elem):
         if not e.indexes:
             return f"(*{e.base})"
-        return e.base + "".join(f"[{expr_text(i)}]" for i in e.indexes)
+        idx = [f"[{expr_text(i)}]" for i in e.indexes]
+        if e.member:
+            idx.insert(e.member_at, e.member)
+        return e.base + "".join(idx)
     raise TypeError(e)
 
 
@@ -449,7 +502,7 @@ def stmt_exprs(s: Stmt) -> list[Expr]:
     """The expressions a statement evaluates (a store's target: its indexes only)."""
     if isinstance(s, Decl):
         return [s.init]
-    if isinstance(s, ArrayDecl):
+    if isinstance(s, (ArrayDecl, RecDecl)):
         return list(s.init)
     if isinstance(s, Assign):
         return [s.value]
@@ -508,7 +561,7 @@ def _reads(fn: Func, dropped: set[int]) -> set[str]:
 
 def _stored_to(s: Stmt) -> str | None:
     """The variable or local array a statement only writes (what makes it dead when nothing reads it)."""
-    if isinstance(s, (Decl, UnionDecl, Assign, Step, ArrayDecl)):
+    if isinstance(s, (Decl, UnionDecl, Assign, Step, ArrayDecl, RecDecl)):
         return _base_name(s.name)
     if isinstance(s, Store):
         return s.target.base
@@ -554,14 +607,32 @@ def _used(fn: Func, dropped: set[int]) -> set[str]:
     return used
 
 
+def _braced(fields: Sequence[Field], init: Iterator[Expr]) -> str:
+    """The initializer of a struct of ``fields`` from the expressions ``init`` (nested structs braced)."""
+    return "{ " + ", ".join(_braced(f.sub, init) if f.sub else expr_text(next(init)) for f in fields) + " }"
+
+
 def render_stmts(stmts: list[Stmt], dropped: set[int], ind: str, out: list[str]) -> None:
     for s in stmts:
         if id(s) in dropped:
             continue
         if isinstance(s, Decl):
             out.append(f"{ind}{s.ty} {s.name} = {expr_text(s.init)};")
+        elif isinstance(s, ArrayDecl) and s.fields:
+            decl = " ".join(f.decl() for f in s.fields)
+            init = ", ".join(f"{{ .f0 = {expr_text(e)} }}" for e in s.init) or "{ 0 }"  # (-Wmissing-field-initializers)
+            out.append(f"{ind}struct {s.name}_rec {{ {decl} }} {s.name}[{s.length}] = {{ {init} }};")
         elif isinstance(s, ArrayDecl):
             out.append(f"{ind}{s.ty} {s.name}[{s.length}] = {{ {', '.join(expr_text(e) for e in s.init) or '0'} }};")
+        elif isinstance(s, RecDecl):
+            if s.copy:
+                out.append(f"{ind}struct {s.tag} {s.name} = {expr_text(s.init[0])};")
+            elif s.defined:
+                out.append(f"{ind}struct {s.tag} {s.name} = {_braced(s.fields, iter(s.init))};")
+            else:
+                decl = " ".join(f.decl() for f in s.fields)
+                out.append(f"{ind}struct {s.tag} {{ {decl} }} {s.name} = "
+                           f"{_braced(s.fields, iter(s.init))};")
         elif isinstance(s, UnionDecl):
             ft, fm, it, im = s.kind
             init = " = { 0 }" if s.init else ""
@@ -718,12 +789,22 @@ def render(p: Program) -> str:
     out.append('#include "fuzz_log.h"')
     out.append("")
     for t in _tables_used(p):
-        if t.rows:
+        if t.fields:
+            decl = " ".join(f.decl() for f in t.fields)
+            out.append(f"static const struct {t.name}_rec {{ {decl} }} {t.name}[{len(t.values)}] = "
+                       f"{{ {', '.join(t.values)} }};")
+        elif t.rows:
             cols = len(t.values) // t.rows
             rows = ", ".join("{ " + ", ".join(t.values[r * cols:(r + 1) * cols]) + " }" for r in range(t.rows))
             out.append(f"static const {t.ty} {t.name}[{t.rows}][{cols}] = {{ {rows} }};")
         else:
             out.append(f"static const {t.ty} {t.name}[{len(t.values)}] = {{ {', '.join(t.values)} }};")
+    helper = p.helper is not None and calls_helper(p.f, p.helper.name, dead_stores(p.f))
+    types = [t for t, _ in p.f.params] + ([t for t, _ in p.helper.params] if helper and p.helper else [])
+    for tag, fields in p.records:
+        if any(t.endswith(f"struct {tag} *") or t == f"struct {tag}" for t in types) or any(
+                isinstance(s, RecDecl) and s.tag == tag for s in walk_stmts(p.f.body)):
+            out.append(f"struct {tag} {{ {' '.join(f.decl() for f in fields)} }};")
     if out[-1] != "":
         out.append("")
     if p.helper is not None and calls_helper(p.f, p.helper.name, dead_stores(p.f)):
@@ -740,7 +821,7 @@ def render(p: Program) -> str:
 # ----------------------------------------------------------------------------- generation
 
 #: What ``--without`` can turn off (all on by default).
-FEATURES = ("loops", "control", "narrow", "memory", "modes", "math", "guards")
+FEATURES = ("loops", "control", "narrow", "memory", "modes", "math", "guards", "records")
 
 
 @dataclass
@@ -751,6 +832,7 @@ class GenOptions:
     control: bool = True  # while, do, switch
     narrow: bool = True  # char, short, _Bool, unsigned narrow types and their promotions
     memory: bool = True  # pointer parameters, file-scope tables, local arrays
+    records: bool = True  # tables of records (structs with scalar and array fields), read a field at a time
     modes: bool = True  # --lanes multiples, --boscc, --abi, --wrapper, --vector-math, shapes, the clang frontend
     guards: bool = True  # float -> int conversions and shifts under the program's own range checks
     diagnostics: float = 0.03  # share of programs with a construct expand must refuse
@@ -804,6 +886,7 @@ class Mem:
     kind: str
     length: int  # what an index may reach: a power of two
     rows: int = 0  # a two-dimensional table: rows x length
+    fields: list[Field] = field(default_factory=list)  # a table of records: its fields (reads: of type ty)
 
 
 DIAGNOSTICS = ("static", "volatile", "assembly")
@@ -871,6 +954,9 @@ def _bool_safe(e: Expr) -> bool:
 class Gen:
     def __init__(self, rng: random.Random, opts: GenOptions, label: str) -> None:
         self.rng = rng
+        # (what makes a table one of records, its fields and which field a read takes: a stream of its
+        # own, so that the programs of a seed keep their shape with records and without)
+        self.rec = random.Random(f"expand-fuzz-records:{label}")
         self.o = opts
         self.label = label
         self.site = 0
@@ -888,6 +974,9 @@ class Gen:
         self.tables: list[Table] = []
         self.modes = Modes()
         self.in_index = 0
+        self.structs: list[tuple[str, str]] = []  # local structs: (tag, name)
+        self.records: list[tuple[str, list[Field]]] = []  # the record types of pointer parameters
+        self.h_fields: list[Field] = []  # the helper's struct (``struct h_rec``: a parameter, maybe its result)
 
     # ------------------------------------------------------------ helpers
     def chance(self, p: float) -> bool:
@@ -915,6 +1004,15 @@ class Gen:
 
     def int_type(self) -> str:
         return self.pick([*INTS, *(t for t in NARROW if t != "_Bool")] if self.o.narrow else INTS)
+
+    def helper_value_type(self) -> str:
+        """The type of a helper call's value in an expression (a struct result: its first field's, the
+        field its calls read being drawn after: they may read a float where this says int, converted
+        as any value is)."""
+        h = self.helper
+        assert h is not None
+        return h.ret if h.ret != "struct h_rec" else ("float" if any(f.ty in FLOATS for f in self.h_fields)
+                                                       else self.h_fields[0].ty)
 
     def mem_scope(self) -> list[Mem]:
         return [m for m in self.mems if not self.in_helper or m.kind == "table"]
@@ -1039,7 +1137,7 @@ class Gen:
             budget.calls -= 1
             return Call(ty, LOG_FN[ty], [self.expr(ty, d, scope, Budget(0))], self.next_site())
         if (budget.calls > 0 and self.helper is not None and not self.in_helper and r < 0.14
-                and self.helper_calls < 4 and not (self.helper.ret in FLOATS and ty not in FLOATS)):
+                and self.helper_calls < 4 and not (self.helper_value_type() in FLOATS and ty not in FLOATS)):
             # (a float result would be range-checked before becoming an int: three calls)
             budget.calls -= 1
             return self.convert(self.helper_call(d, scope), ty, scope)
@@ -1318,12 +1416,28 @@ class Gen:
                       cond=True)
         return Op("int", "(!{0})", [self.cond(d, scope, budget)], cond=True)
 
-    def helper_call(self, d: int, scope: list[Var]) -> Expr:
+    def helper_call(self, d: int, scope: list[Var], whole: bool = False) -> Expr:
+        """A call of the helper; when it returns its struct, one field of the result (``h(...).f1``)
+        unless ``whole``."""
         h = self.helper
         assert h is not None
         self.helper_calls += 1
-        args = [self.expr(t, min(d, 1), scope, Budget(0)) for t, _ in h.params[:-1]]
-        return Call(h.ret, h.name, args, str(100 * self.helper_calls), site_first=False)
+        args = [self.struct_value(scope) if t == "struct h_rec" else self.expr(t, min(d, 1), scope, Budget(0))
+                for t, _ in h.params[:-1]]
+        call = Call(h.ret, h.name, args, str(100 * self.helper_calls), site_first=False)
+        if h.ret != "struct h_rec" or whole:
+            return call
+        f = self.rec.choice(self.h_fields)
+        return Op(f.ty, f"{{0}}.{f.name}", [call], atomic=True)
+
+    def struct_value(self, scope: list[Var]) -> Expr:
+        """A value of the helper's struct: a local of its type, or a compound literal."""
+        mine = [n for t, n in self.structs if t == "h_rec"]
+        if mine and self.rec.random() < 0.7:
+            return Ref("struct h_rec", self.rec.choice(mine))
+        vals = [self.expr(f.ty, 1, scope, Budget(0)) for f in self.h_fields]
+        return Op("struct h_rec", "(struct h_rec){{ " + ", ".join(f"{{{j}}}" for j in range(len(vals))) + " }}",
+                  vals, atomic=True)
 
     def math_call(self, ty: str, d: int, scope: list[Var]) -> Expr | None:
         """A libm call of result type ``ty`` (float, double or int), or None. With libmvec or SLEEF only
@@ -1373,10 +1487,78 @@ class Gen:
         if m.kind == "gang":
             return Elem(m.ty, m.name, [] if self.chance(0.5) else [Lit("int", "0")])
         if m.kind == "out":
-            return Elem(m.ty, m.name, [Ref("int", self.linear or "i")])
+            at = Ref("int", self.linear or "i")
+            return self.field_read(m, at) if m.fields else Elem(m.ty, m.name, [at])
         if m.rows:
             return Elem(m.ty, m.name, [self.index(m, scope, m.rows), self.index(m, scope)])
+        if m.fields:
+            return self.field_read(m, self.index(m, scope))
         return Elem(m.ty, m.name, [self.index(m, scope)])
+
+    def field_read(self, m: Mem, at: Expr) -> Elem:
+        """A field of ``m``'s record at ``at`` (``T1[i].f2``); an array field at a constant or at ``at``
+        masked (``T1[i].f0[(i) & 3]``): the records' stream decides."""
+        f = self.rec.choice([f for f in m.fields if f.ty == m.ty])
+        if not f.count:
+            return Elem(m.ty, m.name, [at], f".{f.name}", 1)
+        if self.rec.random() < 0.5:
+            sub: Expr = Lit("int", str(self.rec.randrange(f.count)))
+        else:
+            sub = Op("int", f"(({{0}}) & {f.count - 1})", [copy.deepcopy(at)])
+        return Elem(m.ty, m.name, [at, sub], f".{f.name}", 1)
+
+    def struct_locals(self, body: list[Stmt], scope: list[Var]) -> list[Var]:
+        """A local struct of scalar fields and maybe a nested struct (``struct s3_rec { int f0; struct {
+        float f0; double f1; } f1; } s3 = { ... };``), and maybe a second one copied from it; each field
+        is then a variable (``s3.f1.f0``), and later statements may assign one struct to the other."""
+        name = self.fresh("s")
+        if self.h_fields and self.rec.random() < 0.6:  # (of the helper's struct type)
+            tag, fields = "h_rec", self.h_fields
+        else:
+            tag, fields = f"{name}_rec", self.struct_fields(True)
+        leaves = [x for f in fields for x in f.leaves(name)]
+        body.append(RecDecl(tag, name, fields, [self.expr(t, 2, scope, Budget(0)) for t, _ in leaves],
+                            defined=tag == "h_rec"))
+        out = [Var(t, path) for t, path in leaves]
+        self.structs.append((tag, name))
+        if self.rec.random() < 0.5:
+            other = self.fresh("s")
+            body.append(RecDecl(tag, other, fields, [Ref(f"struct {tag}", name)], copy=True))
+            out += [Var(t, other + path[len(name):]) for t, path in leaves]
+            self.structs.append((tag, other))
+        return out
+
+    def struct_fields(self, nested: bool) -> list[Field]:
+        """Scalar fields (1-3) and, with ``nested``, maybe a nested struct of 1-2; from the records' stream."""
+        saved, self.rng = self.rng, self.rec
+        try:
+            def scalars(n: int) -> tuple[Field, ...]:
+                return tuple(Field(self.any_type(), f"f{j}") for j in range(n))
+
+            fields = list(scalars(self.rec.randint(1, 3)))
+            if nested and self.rec.random() < 0.4:
+                fields.insert(self.rec.randint(0, len(fields)), Field("", "", 0, scalars(self.rec.randint(1, 2))))
+            return [Field(f.ty, f"f{j}", f.count, f.sub) for j, f in enumerate(fields)]
+        finally:
+            self.rng = saved
+
+    def struct_copy(self, scope: list[Var]) -> list[Stmt]:
+        """``a = b;`` between two local structs of one type, ``a = h(...);`` of a helper that returns
+        the struct, or ``a5[i] = a5[j];`` of a local array of records (none when there is none)."""
+        arrays = [m for m in self.mem_scope() if m.kind == "local" and m.fields]
+        if arrays and self.rec.random() < 0.5:
+            m = self.rec.choice(arrays)
+            ty = f"struct {m.name}_rec"
+            return [Store(Elem(ty, m.name, [self.index(m, scope)]), Elem(ty, m.name, [self.index(m, scope)]))]
+        pairs = [(a, Ref(f"struct {ta}", b)) for ta, a in self.structs for tb, b in self.structs
+                 if ta == tb and a != b]
+        h = self.helper
+        if h is not None and h.ret == "struct h_rec" and self.helper_calls < 4:
+            pairs += [(a, None) for ta, a in self.structs if ta == "h_rec"]
+        if not pairs:
+            return []
+        a, value = self.rec.choice(pairs)
+        return [Assign(a, value if value is not None else self.helper_call(1, scope, whole=True))]
 
     def store(self, scope: list[Var]) -> list[Stmt]:
         mems = [m for m in self.mem_scope() if m.kind in ("gang", "out", "local")]
@@ -1402,6 +1584,9 @@ class Gen:
         return out
 
     def stmt(self, scope: list[Var], nest: int, can_return: bool, ret: str) -> list[Stmt]:
+        if (self.structs or any(m.kind == "local" and m.fields for m in self.mems)) and not self.in_helper \
+                and self.rec.random() < 0.08:
+            return self.struct_copy(scope)
         r = self.rng.random()
         targets = [v for v in scope if v.assignable]
         depth = self.o.max_depth
@@ -1580,6 +1765,15 @@ class Gen:
         ret = self.any_type()
         params = [(self.any_type(), n) for n in ("a", "b")[: self.rng.randint(1, 2)]]
         scope = [Var(t, n) for t, n in params]
+        whole = False
+        if self.o.records and self.rec.random() < 0.25:  # a struct parameter (by value), maybe the result
+            self.h_fields = self.struct_fields(False)
+            self.records.append(("h_rec", self.h_fields))
+            params.insert(0, ("struct h_rec", "p"))
+            scope += [Var(t, path) for f in self.h_fields for t, path in f.leaves("p")]
+            whole = self.rec.random() < 0.5
+            if whole:
+                ret = "struct h_rec"
         self.in_helper = True
         body: list[Stmt] = []
         if self.chance(0.5):
@@ -1587,8 +1781,9 @@ class Gen:
             body.append(Decl(ty, "hv", self.expr(ty, 2, scope, Budget(1))))
             scope.append(Var(ty, "hv"))
         for _ in range(self.rng.randint(1, 3)):
-            body.extend(self.stmt(scope, 1, True, ret))
-        body.append(Return(self.expr(ret, 2, scope, Budget(1)), keep=True))
+            body.extend(self.stmt(scope, 1, not whole, ret))
+        value = Ref(ret, "p") if whole else self.expr(ret, 2, scope, Budget(1))
+        body.append(Return(value, keep=True))
         self.in_helper = False
         return Func("h", ret, [*params, ("int", "site")], body, static=True)
 
@@ -1611,8 +1806,36 @@ class Gen:
         else:
             rows, cols = 0, self.pick([8, 16, 32, 64])
         values = [self.lit(ty).text for _ in range(max(rows, 1) * cols)]
-        self.tables.append(Table(ty, name, values, rows))
-        self.mems.append(Mem(name, ty, "table", cols, rows))
+        fields: list[Field] = []
+        if self.o.records and not rows and self.rec.random() < 0.4:
+            fields, values = self.record_fields(ty, cols)
+        self.tables.append(Table(ty, name, values, rows, fields))
+        self.mems.append(Mem(name, ty, "table", cols, rows, fields))
+
+    def record_layout(self, ty: str) -> list[Field]:
+        """The fields of records whose reads (and writes) are of type ``ty``: one or two fields of it,
+        scalar or arrays of 2 or 4, among fields of other types; from the records' own stream."""
+        r = self.rec
+        kinds = [ty] * r.randint(1, 2) + [r.choice(MEM_TYPES) for _ in range(r.randint(0, 3))]
+        r.shuffle(kinds)
+        return [Field(k, f"f{j}", r.choice([0, 0, 0, 2, 4])) for j, k in enumerate(kinds)]
+
+    def record_fields(self, ty: str, cols: int) -> tuple[list[Field], list[str]]:
+        """A table of ``cols`` records read at type ``ty`` (``record_layout``) and each record's
+        initializer, from the records' own stream."""
+        r = self.rec
+        fields = self.record_layout(ty)
+        saved, self.rng = self.rng, r  # (the literals too)
+        try:
+            def init(f: Field) -> str:
+                if not f.count:
+                    return self.lit(f.ty).text
+                return "{ " + ", ".join(self.lit(f.ty).text for _ in range(f.count)) + " }"
+
+            values = ["{ " + ", ".join(init(f) for f in fields) + " }" for _ in range(cols)]
+        finally:
+            self.rng = saved
+        return fields, values
 
     def program(self) -> Program:
         o = self.o
@@ -1652,8 +1875,13 @@ class Gen:
                     continue  # (declared below)
                 ty = self.pick(MEM_TYPES)
                 name = {"gang": "p", "shared": "tab", "out": "out", "scatter": "hist"}[k]
-                params.append((f"{'const ' if k == 'shared' else ''}{ty} *", name))
-                self.mems.append(Mem(name, ty, k, 128))
+                ctype, fields = ty, []
+                if self.o.records and k in ("shared", "out") and self.rec.random() < 0.3:  # (records)
+                    fields = self.record_layout(ty)
+                    ctype = f"struct {name}_rec"
+                    self.records.append((f"{name}_rec", fields))
+                params.append((f"{'const ' if k == 'shared' else ''}{ctype} *", name))
+                self.mems.append(Mem(name, ty, k, 128, 0, fields))
                 if k != "gang":
                     self.modes.uniform.append(name)
         self.rng.shuffle(params)
@@ -1672,9 +1900,13 @@ class Gen:
         if mem and self.chance(0.4):
             ty, n = self.pick(MEM_TYPES), self.pick([8, 16])
             name = self.fresh("a")
-            body.append(ArrayDecl(ty, name, n, [self.expr(ty, 1, scope, Budget(0))
-                                                for _ in range(self.rng.randint(0, 4))]))
-            self.mems.append(Mem(name, ty, "local", n))
+            init = [self.expr(ty, 1, scope, Budget(0)) for _ in range(self.rng.randint(0, 4))]
+            fields = []
+            if self.o.records and self.rec.random() < 0.3:  # (an array of records: its first field is ty's)
+                fields = self.record_layout(ty)
+                fields = [Field(ty, "f0"), *(Field(f.ty, f"f{j + 1}", f.count) for j, f in enumerate(fields))]
+            body.append(ArrayDecl(ty, name, n, init, fields))
+            self.mems.append(Mem(name, ty, "local", n, 0, fields))
         if self.chance(o.union):
             kind = self.pick(UNIONS)
             u = self.fresh("u")
@@ -1688,6 +1920,10 @@ class Gen:
                     body.append(Assign(f"{u}.{im}", self.expr(it, 2, scope, Budget(1))))
             scope += [Var(ft, f"{u}.{fm}"), Var(it, f"{u}.{im}")]
             locals_ += [Var(ft, f"{u}.{fm}"), Var(it, f"{u}.{im}")]
+        if self.o.records and self.rec.random() < 0.2:
+            for v in self.struct_locals(body, scope):
+                scope.append(v)
+                locals_.append(v)
         first = len(body)
         for _ in range(self.rng.randint(2, o.max_stmts)):
             body.extend(self.stmt(scope, 0, True, ret))
@@ -1722,12 +1958,14 @@ class Gen:
         f = Func("f", ret, params, body)
         assigned = {s.name for s in walk_stmts(body) if isinstance(s, Assign)}
         copied = {n for _, n in params if n not in assigned}  # their NaNs are the inputs' bits
-        canonicalize_nans(f.body, {v.name: v for v in locals_ if "." in v.name}, copied)
+        unions = {s.name for s in body if isinstance(s, UnionDecl)}
+        canonicalize_nans(f.body, {v.name: v for v in locals_ if _base_name(v.name) in unions}, copied)
         expect = None
         if self.chance(o.diagnostics):
             expect = self.pick(DIAGNOSTICS)
             self.plant_diagnostic(f, expect, scope)
-        return Program(self.label, f, self.helper, expect, self.math, self.tables, self.modes, refuse)
+        return Program(self.label, f, self.helper, expect, self.math, self.tables, self.modes, refuse,
+                       self.records)
 
     def plant_diagnostic(self, f: Func, word: str, scope: list[Var]) -> None:
         src = next((p for t, p in f.params if t in INTS), None)
