@@ -87,8 +87,23 @@ void f(rec *p, int i, float x, int k)
 }
 """
 
-CASES = {"cells": CELLS, "stack": STACK, "memory": MEMORY}
-BOUNDS = {"cells": {"k": (-64, 64), "m": (-64, 64)}, "stack": {"start": (-16, 16)}, "memory": {"k": (-64, 64)}}
+#: copies whose value or target reads what the copy writes: the index read once, before the copy
+SELF = """typedef struct { int n; float x; } cell;
+float f(float a, int k)
+{
+    cell q[4] = {{1, a}, {2, 2.0f * a}, {3, a + 1.0f}, {0, -a}};
+    int i = k & 3;
+    q[i] = q[q[i].n & 3];
+    cell s = q[(k >> 2) & 3];
+    s = q[s.n & 3];
+    q[(k >> 4) & 3] = (cell){q[(k >> 4) & 3].n + 1, q[(k >> 4) & 3].x * 2.0f};
+    return s.x + (float)s.n + q[i].x + (float)q[i].n + q[(k >> 4) & 3].x;
+}
+"""
+
+CASES = {"cells": CELLS, "stack": STACK, "memory": MEMORY, "self": SELF}
+BOUNDS = {"cells": {"k": (-64, 64), "m": (-64, 64)}, "stack": {"start": (-16, 16)}, "memory": {"k": (-64, 64)},
+          "self": {"k": (-256, 256)}}
 
 
 @pytest.mark.parametrize("name,isa_name", on_every_isa(CASES))

@@ -244,12 +244,42 @@ float f(float x, float y, int start)
 }
 """
 
+#: copies whose value reads what the copy writes: C reads the whole value (and evaluates an index of
+#: either side) once, before it writes (each was miscompiled when the members were copied in order)
+SELF_COPIES = """typedef struct { float x; int n; float y; } rec;
+typedef struct { float x; float y; } v2;
+typedef struct { float x; float y; union { int i; float f; } u; } r3;
+static const rec TAB[4] = {{1.0f, 2, 10.0f}, {2.0f, 3, 20.0f}, {3.0f, 0, 30.0f}, {4.0f, 1, 40.0f}};
+float f(float a, float b, int k)
+{
+    rec s = {a, k & 3, 1.0f};
+    s = TAB[s.n];
+    v2 v = {a, b};
+    v = (v2){v.y, v.x + 1.0f};
+    r3 w = {a, b, {1}};
+    w = (r3){w.y, w.x + 1.0f, {w.u.i + 2}};
+    return s.x + s.y + (float)s.n + v.x * 3.0f + v.y + w.x * 5.0f + w.y + w.u.f;
+}
+"""
+
+#: the same through a uniform pointer: the element a member of the struct itself picks
+SELF_INDEX_MEMORY = """typedef struct { float x; int n; float y; } rec;
+float f(float a, int k, const rec *p, int i)
+{
+    rec s = {a, k & 3, 1.0f};
+    s = p[s.n + i];
+    return s.x + s.y + (float)s.n;
+}
+"""
+
 CASES = {"sphere": SPHERE, "basis": BASIS, "loop": LOOP, "ts64": TS64, "global": GLOBAL, "written": WRITTEN,
          "spheres_loop": SPHERES_LOOP, "const_pointer": CONST_POINTER, "aligned": ALIGNED,
-         "array_member": ARRAY_MEMBER, "nested": NESTED}
-UNIFORM = {"const_pointer": ["balls"]}
+         "array_member": ARRAY_MEMBER, "nested": NESTED, "self_copies": SELF_COPIES,
+         "self_index_memory": SELF_INDEX_MEMORY}
+UNIFORM = {"const_pointer": ["balls"], "self_index_memory": ["p"]}
 BOUNDS = {"sphere": {"k": (-8, 8)}, "loop": {"m": (-2, 12)}, "written": {"i": (-8, 8)}, "spheres_loop": {"k": (-8, 8)},
-          "const_pointer": {"i": (-64, 64)}, "array_member": {"k": (-16, 16)}, "nested": {"start": (-8, 8)}}
+          "const_pointer": {"i": (-64, 64)}, "array_member": {"k": (-16, 16)}, "nested": {"start": (-8, 8)},
+          "self_index_memory": {"k": (0, 64), "i": (0, 64)}}
 COMPANION = {"global": "struct s { int a; int b; };\nconst struct s g = {7, -3};\n"}
 
 

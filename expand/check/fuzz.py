@@ -975,6 +975,7 @@ class Gen:
         self.modes = Modes()
         self.in_index = 0
         self.structs: list[tuple[str, str]] = []  # local structs: (tag, name)
+        self.struct_fields_of: dict[str, list[Field]] = {}  # their fields, by tag
         self.records: list[tuple[str, list[Field]]] = []  # the record types of pointer parameters
         self.h_fields: list[Field] = []  # the helper's struct (``struct h_rec``: a parameter, maybe its result)
 
@@ -1430,6 +1431,18 @@ class Gen:
         f = self.rec.choice(self.h_fields)
         return Op(f.ty, f"{{0}}.{f.name}", [call], atomic=True)
 
+    def compound_literal(self, tag: str, scope: list[Var]) -> Expr:
+        """``(struct tag){ e0, { e1, e2 } }`` of the struct locals' type ``tag``, one expression per scalar."""
+        fields = self.struct_fields_of[tag]
+        kinds = [t for f in fields for t, _ in f.leaves("")]
+        vals = [self.expr(t, 1, scope, Budget(0)) for t in kinds]
+        slots = iter(range(len(vals)))
+
+        def braced(fs: Sequence[Field]) -> str:
+            return "{{ " + ", ".join(braced(f.sub) if f.sub else f"{{{next(slots)}}}" for f in fs) + " }}"
+
+        return Op(f"struct {tag}", f"(struct {tag}){braced(fields)}", vals, atomic=True)
+
     def struct_value(self, scope: list[Var]) -> Expr:
         """A value of the helper's struct: a local of its type, or a compound literal."""
         mine = [n for t, n in self.structs if t == "h_rec"]
@@ -1519,6 +1532,7 @@ class Gen:
         leaves = [x for f in fields for x in f.leaves(name)]
         body.append(RecDecl(tag, name, fields, [self.expr(t, 2, scope, Budget(0)) for t, _ in leaves],
                             defined=tag == "h_rec"))
+        self.struct_fields_of[tag] = fields
         out = [Var(t, path) for t, path in leaves]
         self.structs.append((tag, name))
         if self.rec.random() < 0.5:
@@ -1550,6 +1564,9 @@ class Gen:
             m = self.rec.choice(arrays)
             ty = f"struct {m.name}_rec"
             return [Store(Elem(ty, m.name, [self.index(m, scope)]), Elem(ty, m.name, [self.index(m, scope)]))]
+        if self.structs and self.rec.random() < 0.35:  # a compound literal of expressions that may read the struct
+            tag, a = self.rec.choice(self.structs)
+            return [Assign(a, self.compound_literal(tag, scope))]
         pairs = [(a, Ref(f"struct {ta}", b)) for ta, a in self.structs for tb, b in self.structs
                  if ta == tb and a != b]
         h = self.helper

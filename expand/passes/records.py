@@ -462,16 +462,40 @@ class RecordLowering:
                         "supported", "copy its members one by one")
         size = t.size()
         wd, ws = dst.words.wt.size(), src.words.wt.size()
+        pieces: list[int] = []
         pos = 0
         while pos < size:
             n = 8
             while n > 1 and ((dst.offset + pos) % n or (src.offset + pos) % n or size - pos < n or n > wd or n > ws):
                 n //= 2
+            pieces.append(n)
+            pos += n
+        self.read_first(dst, src, pieces, co)
+        pos = 0
+        for n in pieces:
             piece = _uint(n)
             before = dict(src.words.reads)
             bits = extract(src.words.get((src.offset + pos) // ws), (src.offset + pos) % ws, piece)
             self.once(src.words, before, co)
             self.store(Place(dst.words, dst.offset + pos, piece), bits, co)
+            pos += n
+
+    def read_first(self, dst: Place, src: Place, pieces: list[int], co: Coord | None) -> None:
+        """C reads the whole value before the copy writes: a word of a value (``(r3){s.y, s.x}``) that
+        reads a word of the destination an earlier piece writes is read into a temporary first."""
+        if src.words.syms is not None or dst.words.syms is None:
+            return
+        wd, ws = dst.words.wt.size(), src.words.wt.size()
+        written: set[Symbol] = set()
+        pos = 0
+        for n in pieces:
+            k = (src.offset + pos) // ws
+            x = src.words.exprs[k]
+            if any(isinstance(v, Var) and v.sym in written for v in x.walk()):
+                tmp = self.names.local(f"{dst.words.syms[0].name.rsplit('_w', 1)[0]}_word", src.words.wt, co)
+                self.out.append(Assign(co, Var(tmp.type, tmp), x))
+                src.words.exprs[k] = Var(tmp.type, tmp)
+            written.add(dst.words.syms[(dst.offset + pos) // wd])
             pos += n
 
     def emit(self, words: Words, k: int, co: Coord | None) -> None:

@@ -50,7 +50,7 @@ from expand.ir.nodes import (
 )
 from expand.ir.visitor import rewrite_nested
 from expand.passes.fold import fold_expr
-from expand.passes.struct_fields import leaves, members_ok, padded
+from expand.passes.struct_fields import copy_in_order, hoist_indexes, leaves, members_ok, padded
 
 #: the most member arrays one array of structs may become
 MAX_MEMBERS = 32
@@ -108,7 +108,7 @@ def split_struct_arrays(fn: Function) -> None:
             new.append(sym)
         i = fn.locals.index(arr)
         fn.locals[i:i + 1] = new
-    _Rewrite(members).run(fn)
+    _Rewrite(members, names).run(fn)
 
 
 # ----------------------------------------------------------------------------- accesses
@@ -191,8 +191,9 @@ class _Rewrite:
     """Scalar members of split arrays become elements of their member arrays; whole copies become one
     copy per scalar member."""
 
-    def __init__(self, members: dict[tuple[Symbol, Names], _Member]) -> None:
+    def __init__(self, members: dict[tuple[Symbol, Names], _Member], names: NameMaker) -> None:
         self.members = members
+        self.names = names
         self.split = {sym for sym, _ in members}
 
     def run(self, fn: Function) -> None:
@@ -237,10 +238,14 @@ class _Rewrite:
         return Index(elem, Var(m.sym.type, m.sym), fold_expr(flat))
 
     def copy(self, s: Assign) -> list[Stmt]:
-        """A copy of a struct to or from an element of a split array: one assignment per scalar member."""
-        return [Assign(s.coord, map_expr(self.part(s.target, path), self.member),
-                       map_expr(self.part(s.value, path), self.member))
-                for path, _ in leaves(s.target.type)]
+        """A copy of a struct to or from an element of a split array: one assignment per scalar member,
+        in the order of one copy (expand/passes/struct_fields.py ``copy_in_order``: ``q[i] = q[q[i].n]``
+        reads ``q[i].n`` once, first)."""
+        first = [(map_expr(a.target, self.member), map_expr(a.value, self.member))
+                 for a in hoist_indexes(s, self.names)]
+        pairs = [(map_expr(self.part(s.target, path), self.member), map_expr(self.part(s.value, path), self.member))
+                 for path, _ in leaves(s.target.type)]
+        return copy_in_order(s, first, pairs, self.names)
 
     def part(self, e: Expr, path: tuple[str | int, ...]) -> Expr:
         """Member ``path`` (names and constant indexes) of struct-valued ``e``."""

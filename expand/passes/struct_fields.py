@@ -16,7 +16,11 @@ and its struct result are plain locals of the caller, and a pointer to the calle
   members it names, zero elsewhere, as records.py), a struct read from memory (``s = tab[i]``,
   ``v = p->center``) or written to it (``*out = s``).
 
-A copy of a whole struct is a copy of each scalar member. A struct used any other way (its address
+A copy of a whole struct is a copy of each scalar member, in an order that does what C's one copy
+does (``copy_in_order``): an index in the target's or the value's path that reads what the copy
+writes (``s = tab[s.n]``) is computed once, first, and a member's value that reads a member an
+earlier one writes (``s = (v2){s.y, s.x}``) is read into a temporary before the first write. A
+struct used any other way (its address
 after inlining, a call argument, ``?:`` of structs, a union member, the function's result) is left
 whole to records.py, which holds it as words of bits or says why it cannot.
 """
@@ -194,6 +198,86 @@ def _root(e: Expr) -> Expr:
     return e
 
 
+# ----------------------------------------------------------------------------- copies in C's order
+
+
+def _chain_root(e: Expr) -> Expr:
+    """The object an access path starts from: ``s`` of ``s.a[i].b``, ``tab[k]`` of ``tab[k].c``,
+    ``*p`` of ``p->x``."""
+    while isinstance(e, Member) and not e.arrow or isinstance(e, Index) and isinstance(e.base.type, T.Array):
+        e = e.base
+    return e
+
+
+def _reads_memory(e: Expr) -> bool:
+    return any(isinstance(n, Unary) and n.op == "*" or isinstance(n, Member) and n.arrow
+               or isinstance(n, Index) and isinstance(n.base.type, T.Pointer)
+               or isinstance(n, Var) and n.sym.kind == "global" for n in e.walk())
+
+
+def hoist_indexes(s: Assign, names: NameMaker) -> list[Assign]:
+    """Before struct copy ``s`` becomes one copy per member: each index in the target's and the value's
+    access paths that reads what the copy writes (the target's local, or memory when the target is in
+    memory) is computed once into a temporary (``s = tab[s.n]``: ``s_idx = s.n``, then the members
+    from ``tab[s_idx]``), as C evaluates them once, before the copy. ``s`` is changed in place; the
+    temporaries' assignments are returned, to go first."""
+    root = _chain_root(s.target)
+    local = root.sym if isinstance(root, Var) and root.sym.kind != "global" else None
+
+    def hazard(ix: Expr) -> bool:
+        if local is not None:
+            return any(isinstance(n, Var) and n.sym is local for n in ix.walk())
+        return _reads_memory(ix)
+
+    out: list[Assign] = []
+
+    def walk(e: Expr) -> None:
+        while isinstance(e, Member) and not e.arrow or isinstance(e, Index):
+            if isinstance(e, Index) and fold_int(e.index) is None and hazard(e.index):
+                base = _chain_root(e.base)
+                tmp = names.local(f"{base.sym.name if isinstance(base, Var) else 'copy'}_idx", e.index.type, s.coord)
+                out.append(Assign(s.coord, Var(tmp.type, tmp), e.index))
+                e.index = Var(tmp.type, tmp)
+            if isinstance(e, Index) and not isinstance(e.base.type, T.Array):
+                return
+            e = e.base
+
+    walk(s.target)
+    if not isinstance(s.value, Aggregate):
+        walk(s.value)
+    return out
+
+
+def _written(e: Expr) -> Symbol | None:
+    """The local a member copy's target writes: a variable, or a local array's element."""
+    if isinstance(e, Var):
+        return e.sym
+    if isinstance(e, Index) and isinstance(e.base, Var) and e.base.sym.kind == "local":
+        return e.base.sym
+    return None
+
+
+def copy_in_order(s: Assign, first: list[tuple[Expr, Expr]], pairs: list[tuple[Expr, Expr]],
+                  names: NameMaker) -> list[Stmt]:
+    """The assignments of one struct copy ``s``: ``first`` (the hoisted indexes), then ``pairs``
+    (target, value) of its members, where a value that reads a local an earlier pair writes is read
+    into a temporary before the first write (``s = (v2){s.y, s.x}``: ``s_x_new = s_y ...``). Values
+    in memory need none: C copies a struct onto an exactly overlapping one or a separate one."""
+    out = [Assign(s.coord, t, v) for t, v in first]
+    temps: list[Stmt] = []
+    copies: list[Stmt] = []
+    written: set[Symbol] = set()
+    for t, v in pairs:
+        if any(isinstance(n, Var) and n.sym in written for n in v.walk()):
+            tmp = names.local(f"{_written(t).name if _written(t) else 'copy'}_new", v.type, s.coord)
+            temps.append(Assign(s.coord, Var(tmp.type, tmp), v))
+            v = Var(tmp.type, tmp)
+        copies.append(Assign(s.coord, t, v))
+        if (w := _written(t)) is not None:
+            written.add(w)
+    return out + temps + copies
+
+
 class _Rewrite:
     """Members of split structs become their variables; whole copies become one copy per member."""
 
@@ -273,15 +357,15 @@ class _Rewrite:
         return out
 
     def copy(self, s: Assign) -> list[Stmt]:
-        """``a = b`` of structs: one assignment per scalar member (the value's members read first
-        would only matter for overlapping copies, which two distinct paths of locals never are; a
-        copy of a struct onto itself is skipped)."""
+        """``a = b`` of structs: one assignment per scalar member, ordered as one copy
+        (``copy_in_order``; a copy of a struct onto itself is skipped)."""
         if _path(s.target) is not None and _path(s.target) == _path(s.value):
             return []
-        out: list[Stmt] = []
-        for path, t in leaves(s.target.type):
-            value = map_expr(self.part(s.value, path, t), self.member)
-            out.append(Assign(s.coord, self.part(s.target, path, t), value))
+        first = hoist_indexes(s, self.names)
+        pairs = [(map_expr(self.part(s.target, path, t), self.member),
+                  map_expr(self.part(s.value, path, t), self.member)) for path, t in leaves(s.target.type)]
+        out = copy_in_order(s, [(map_expr(a.target, self.member), map_expr(a.value, self.member)) for a in first],
+                            pairs, self.names)
         if isinstance(s.value, Aggregate) and not s.value.items:
             self.declared.update(id(a) for a in out)
         return out
