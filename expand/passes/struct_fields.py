@@ -19,10 +19,11 @@ and its struct result are plain locals of the caller, and a pointer to the calle
 A copy of a whole struct is a copy of each scalar member, in an order that does what C's one copy
 does (``copy_in_order``): an index in the target's or the value's path that reads what the copy
 writes (``s = tab[s.n]``) is computed once, first, and a member's value that reads a member an
-earlier one writes (``s = (v2){s.y, s.x}``) is read into a temporary before the first write. A
-struct used any other way (its address
-after inlining, a call argument, ``?:`` of structs, a union member, the function's result) is left
-whole to records.py, which holds it as words of bits or says why it cannot.
+earlier one writes (``s = (v2){s.y, s.x}``) is read into a temporary before the first write.
+
+A struct used any other way (its address after inlining, a call argument, ``?:`` of structs, a union
+member, the function's result) is left whole to records.py, which holds it as words of bits or says
+why it cannot.
 """
 
 from __future__ import annotations
