@@ -1198,7 +1198,7 @@ class FunctionPrinter:
             self.lines.append(f"{ind}    {store};")
             self.lines.append(f"{ind}else")
             self.indent = ind + "    "
-            self.lane_stores(arr, k, ik, v, self.vec(tgt.index), m)
+            self.lane_stores(arr, k, ik, v, name, m)  # (the lanes off, 0 in name, store nothing)
             self.indent = ind
             return
         self.lane_stores(arr, k, ik, v, self.vec(tgt.index), m)
