@@ -94,7 +94,7 @@ def test_programs_cover_the_features() -> None:
             # to structs, local structs (nested, copied), the helper's struct parameter and result
             "static const struct T", "_rec { ", "].f", "].f0[((", "const struct tab_rec *", "struct out_rec *",
             "out[i].f", "tab[(i ", " = { { ", "struct { ", "struct h_rec p", "(struct h_rec){ ", ").f",
-            "static struct h_rec h(", "_rec { ", "} a"):
+            "static struct h_rec h(", "_rec { ", "} a", "struct h_rec *p", "h((&s", "p->f"):
         assert needle in full, needle
     assert re.search(r"struct (s\d+)_rec \w+ = s\d+;", full)  # (a copy at its declaration)
     assert re.search(r"\n\s+s\d+ = (s\d+|h\()", full)  # (an assignment of a whole struct)

@@ -539,7 +539,7 @@ def walk_stmts(stmts: list[Stmt]) -> Iterator[Stmt]:
 
 
 def _base_name(name: str) -> str:
-    return name.split(".")[0]
+    return name.split(".")[0].split("->")[0]
 
 
 def _reads(fn: Func, dropped: set[int]) -> set[str]:
@@ -561,6 +561,8 @@ def _reads(fn: Func, dropped: set[int]) -> set[str]:
 
 def _stored_to(s: Stmt) -> str | None:
     """The variable or local array a statement only writes (what makes it dead when nothing reads it)."""
+    if isinstance(s, (Assign, Step)) and "->" in s.name:
+        return None  # (through the helper's pointer: the caller's struct)
     if isinstance(s, (Decl, UnionDecl, Assign, Step, ArrayDecl, RecDecl)):
         return _base_name(s.name)
     if isinstance(s, Store):
@@ -978,6 +980,7 @@ class Gen:
         self.struct_fields_of: dict[str, list[Field]] = {}  # their fields, by tag
         self.records: list[tuple[str, list[Field]]] = []  # the record types of pointer parameters
         self.h_fields: list[Field] = []  # the helper's struct (``struct h_rec``: a parameter, maybe its result)
+        self.h_pointer = False  # the helper takes a pointer to it (the caller's struct local: ``h(&s3, ...)``)
 
     # ------------------------------------------------------------ helpers
     def chance(self, p: float) -> bool:
@@ -1137,7 +1140,7 @@ class Gen:
         if budget.calls > 0 and r < 0.08 and self.site < 90:
             budget.calls -= 1
             return Call(ty, LOG_FN[ty], [self.expr(ty, d, scope, Budget(0))], self.next_site())
-        if (budget.calls > 0 and self.helper is not None and not self.in_helper and r < 0.14
+        if (budget.calls > 0 and self.helper_callable() and r < 0.14
                 and self.helper_calls < 4 and not (self.helper_value_type() in FLOATS and ty not in FLOATS)):
             # (a float result would be range-checked before becoming an int: three calls)
             budget.calls -= 1
@@ -1423,8 +1426,8 @@ class Gen:
         h = self.helper
         assert h is not None
         self.helper_calls += 1
-        args = [self.struct_value(scope) if t == "struct h_rec" else self.expr(t, min(d, 1), scope, Budget(0))
-                for t, _ in h.params[:-1]]
+        args = [self.struct_value(scope) if t == "struct h_rec" else self.struct_address() if t == "struct h_rec *"
+                else self.expr(t, min(d, 1), scope, Budget(0)) for t, _ in h.params[:-1]]
         call = Call(h.ret, h.name, args, str(100 * self.helper_calls), site_first=False)
         if h.ret != "struct h_rec" or whole:
             return call
@@ -1442,6 +1445,28 @@ class Gen:
             return "{{ " + ", ".join(braced(f.sub) if f.sub else f"{{{next(slots)}}}" for f in fs) + " }}"
 
         return Op(f"struct {tag}", f"(struct {tag}){braced(fields)}", vals, atomic=True)
+
+    def struct_address(self) -> Expr:
+        """``&s3``: the address of one of f's locals of the helper's struct type (``helper_callable``)."""
+        mine = [n for t, n in self.structs if t == "h_rec"]
+        return Op("struct h_rec *", "(&{0})", [Ref("struct h_rec", self.rec.choice(mine))], atomic=True)
+
+    def helper_callable(self) -> bool:
+        """The helper may be called inside an expression: not from itself, and not when it takes a
+        pointer to f's struct (it writes that struct, and C leaves unspecified whether a read of it
+        elsewhere in the expression comes before or after the call: ``helper_statement``)."""
+        return self.helper is not None and not self.in_helper and not self.h_pointer
+
+    def helper_statement(self, scope: list[Var]) -> list[Stmt]:
+        """``t3 = h(&s2, ...);``: a call of the helper that writes f's struct, alone in its statement
+        (its arguments are read before the call); none before f has a struct of the helper's type."""
+        h = self.helper
+        if h is None or self.in_helper or self.helper_calls >= 4 or not any(t == "h_rec" for t, _ in self.structs):
+            return []
+        name = self.fresh("t")
+        call = self.helper_call(1, scope)
+        scope.append(Var(h.ret, name))
+        return [Decl(h.ret, name, call)]
 
     def struct_value(self, scope: list[Var]) -> Expr:
         """A value of the helper's struct: a local of its type, or a compound literal."""
@@ -1468,6 +1493,11 @@ class Gen:
         vals = [self.expr(t, d, scope, Budget(0)) for t in args]
         if all(_const(v) for v in vals) and scope:  # (gcc would fold the call, and warn about what it folds)
             vals[0] = self.var_leaf(args[0], scope)
+        if name in ("fmin", "fmax", "fminf", "fmaxf"):
+            # (GCC passes the two operands in its own order, and which zero fmin(-0.0, +0.0) returns
+            # follows it, as C allows: expand/passes/mathcalls.py. Adding zero makes either +0.0;
+            # every other result, NaNs included, stays: CI seed program 54 met it.)
+            return Op(ty, f"({{0}} + {'0.0f' if ty == 'float' else '0.0'})", [Call(ty, name, vals)])
         return Call(ty, name, vals)
 
     # ------------------------------------------------------------ memory
@@ -1525,7 +1555,7 @@ class Gen:
         float f0; double f1; } f1; } s3 = { ... };``), and maybe a second one copied from it; each field
         is then a variable (``s3.f1.f0``), and later statements may assign one struct to the other."""
         name = self.fresh("s")
-        if self.h_fields and self.rec.random() < 0.6:  # (of the helper's struct type)
+        if self.h_fields and (self.h_pointer or self.rec.random() < 0.6):  # (of the helper's struct type)
             tag, fields = "h_rec", self.h_fields
         else:
             tag, fields = f"{name}_rec", self.struct_fields(True)
@@ -1604,6 +1634,8 @@ class Gen:
         if (self.structs or any(m.kind == "local" and m.fields for m in self.mems)) and not self.in_helper \
                 and self.rec.random() < 0.08:
             return self.struct_copy(scope)
+        if self.h_pointer and self.rec.random() < 0.15:
+            return self.helper_statement(scope) or self.stmt(scope, nest, can_return, ret)
         r = self.rng.random()
         targets = [v for v in scope if v.assignable]
         depth = self.o.max_depth
@@ -1783,12 +1815,14 @@ class Gen:
         params = [(self.any_type(), n) for n in ("a", "b")[: self.rng.randint(1, 2)]]
         scope = [Var(t, n) for t, n in params]
         whole = False
-        if self.o.records and self.rec.random() < 0.25:  # a struct parameter (by value), maybe the result
-            self.h_fields = self.struct_fields(False)
+        if self.o.records and self.rec.random() < 0.25:  # a struct parameter: by value (maybe the result too)
+            self.h_fields = self.struct_fields(False)  # or a pointer to the caller's struct (an out-parameter)
             self.records.append(("h_rec", self.h_fields))
-            params.insert(0, ("struct h_rec", "p"))
-            scope += [Var(t, path) for f in self.h_fields for t, path in f.leaves("p")]
-            whole = self.rec.random() < 0.5
+            self.h_pointer = self.rec.random() < 0.4
+            params.insert(0, ("struct h_rec *" if self.h_pointer else "struct h_rec", "p"))
+            scope += [Var(t, "p->" + path[2:] if self.h_pointer else path)
+                      for f in self.h_fields for t, path in f.leaves("p")]
+            whole = not self.h_pointer and self.rec.random() < 0.5
             if whole:
                 ret = "struct h_rec"
         self.in_helper = True
@@ -1937,7 +1971,7 @@ class Gen:
                     body.append(Assign(f"{u}.{im}", self.expr(it, 2, scope, Budget(1))))
             scope += [Var(ft, f"{u}.{fm}"), Var(it, f"{u}.{im}")]
             locals_ += [Var(ft, f"{u}.{fm}"), Var(it, f"{u}.{im}")]
-        if self.o.records and self.rec.random() < 0.2:
+        if self.o.records and (self.h_pointer or self.rec.random() < 0.2):
             for v in self.struct_locals(body, scope):
                 scope.append(v)
                 locals_.append(v)
