@@ -24,6 +24,7 @@ is evaluated once per member, as the frontends leave no calls in it). Any other 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
 
 from expand.ir import types as T
 from expand.ir.nodes import (
@@ -60,18 +61,16 @@ Names = tuple[str, ...]  # the member names from the element to a scalar (or to 
 
 @dataclass(frozen=True)
 class _Member:
-    """One member array: the scalar type, the member's array dimensions inside an element, and the
-    new local (``length`` elements times the dimensions' product)."""
+    """One member array: the new local (the array's length times ``per`` elements) and the member's
+    array dimensions inside an element."""
 
     sym: Symbol
     dims: tuple[int, ...]
 
     @property
     def per(self) -> int:
-        n = 1
-        for d in self.dims:
-            n *= d
-        return n
+        """The member's scalars in one element."""
+        return prod(self.dims)
 
 
 def soa_members(t: T.CType, names: Names = (), dims: tuple[int, ...] = ()) -> list[tuple[Names, tuple[int, ...],
@@ -99,11 +98,8 @@ def split_struct_arrays(fn: Function) -> None:
     for arr in [s for s in fn.locals if s in candidates]:
         new = []
         for mnames, dims, t in soa_members(arr.type.elem):
-            per = 1
-            for d in dims:
-                per *= d
-            sym = Symbol(names.fresh("_".join((arr.name, *mnames))), T.Array(t, arr.type.length * per), "local",
-                         arr.coord, temp=arr.temp)
+            sym = Symbol(names.fresh("_".join((arr.name, *mnames))), T.Array(t, arr.type.length * prod(dims)),
+                         "local", arr.coord, temp=arr.temp)
             members[arr, mnames] = _Member(sym, dims)
             new.append(sym)
         i = fn.locals.index(arr)
