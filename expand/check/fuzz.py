@@ -78,6 +78,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -1574,8 +1575,7 @@ class Gen:
 
     def struct_fields(self, nested: bool) -> list[Field]:
         """Scalar fields (1-3) and, with ``nested``, maybe a nested struct of 1-2; from the records' stream."""
-        saved, self.rng = self.rng, self.rec
-        try:
+        with self.records_stream():
             def scalars(n: int) -> tuple[Field, ...]:
                 return tuple(Field(self.any_type(), f"f{j}") for j in range(n))
 
@@ -1583,6 +1583,14 @@ class Gen:
             if nested and self.rec.random() < 0.4:
                 fields.insert(self.rec.randint(0, len(fields)), Field("", "", 0, scalars(self.rec.randint(1, 2))))
             return [Field(f.ty, f"f{j}", f.count, f.sub) for j, f in enumerate(fields)]
+
+    @contextmanager
+    def records_stream(self) -> Iterator[None]:
+        """Draw from the records' stream (``self.rec``) what the helpers that use ``self.rng`` (types,
+        literals) draw inside."""
+        saved, self.rng = self.rng, self.rec
+        try:
+            yield
         finally:
             self.rng = saved
 
@@ -1874,18 +1882,14 @@ class Gen:
     def record_fields(self, ty: str, cols: int) -> tuple[list[Field], list[str]]:
         """A table of ``cols`` records read at type ``ty`` (``record_layout``) and each record's
         initializer, from the records' own stream."""
-        r = self.rec
         fields = self.record_layout(ty)
-        saved, self.rng = self.rng, r  # (the literals too)
-        try:
+        with self.records_stream():  # (the literals too)
             def init(f: Field) -> str:
                 if not f.count:
                     return self.lit(f.ty).text
                 return "{ " + ", ".join(self.lit(f.ty).text for _ in range(f.count)) + " }"
 
             values = ["{ " + ", ".join(init(f) for f in fields) + " }" for _ in range(cols)]
-        finally:
-            self.rng = saved
         return fields, values
 
     def program(self) -> Program:

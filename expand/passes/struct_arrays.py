@@ -43,15 +43,13 @@ from expand.ir.nodes import (
     Var,
     as_type,
     is_local_array,
-    map_expr,
     map_stmt_exprs,
     stmt_exprs,
     walk_stmts,
-    zero_const,
 )
 from expand.ir.visitor import rewrite_nested
 from expand.passes.fold import fold_expr
-from expand.passes.struct_fields import copy_in_order, hoist_indexes, leaves, members_ok, padded
+from expand.passes.struct_fields import member_copies, member_part, members_ok, padded, root
 
 #: the most member arrays one array of structs may become
 MAX_MEMBERS = 32
@@ -129,12 +127,6 @@ def _access(e: Expr) -> tuple[Symbol, Expr, tuple[str | Expr, ...]] | None:
             return None
 
 
-def _root(e: Expr) -> Expr:
-    while isinstance(e, Member) and not e.arrow or isinstance(e, Index) and isinstance(e.base.type, T.Array):
-        e = e.base
-    return e
-
-
 def _memory(e: Expr) -> bool:
     """A struct in memory that can be read or written member by member (``tab[i]``, ``p->s``, ``*p``,
     a global, or a member of one of those), not a local array of structs."""
@@ -143,14 +135,14 @@ def _memory(e: Expr) -> bool:
     if isinstance(e, Var):
         return e.sym.kind == "global"
     if isinstance(e, Index):
-        return _access(e) is None and not (isinstance(_root(e), Var) and _root(e).sym.kind == "local")
+        return _access(e) is None and not (isinstance(root(e), Var) and root(e).sym.kind == "local")
     return isinstance(e, Member) or isinstance(e, Unary) and e.op == "*"
 
 
 def _local_struct(e: Expr) -> bool:
     """A local struct or a struct member of one (``s``, ``s.c``): expand/passes/struct_fields.py
     splits or records.py keeps it; either reads and writes its members."""
-    r = _root(e)
+    r = root(e)
     return isinstance(r, Var) and r.sym.kind in ("local", "param") and not isinstance(r.sym.type, T.Array)
 
 
@@ -162,18 +154,18 @@ def _misused(s: Stmt, candidates: set[Symbol]) -> set[Symbol]:
         ours_t = ta is not None and ta[0] in candidates
         ours_v = va is not None and va[0] in candidates
         if ours_t and (ours_v or isinstance(s.value, Aggregate) or _memory(s.value) or _local_struct(s.value)):
-            ok.add(id(_root(s.target)))
+            ok.add(id(root(s.target)))
             if ours_v:
-                ok.add(id(_root(s.value)))
+                ok.add(id(root(s.value)))
         elif ours_v and (_local_struct(s.target) or _memory(s.target) and not padded(s.target.type)):
-            ok.add(id(_root(s.value)))
+            ok.add(id(root(s.value)))
     bad: set[Symbol] = set()
     for e in stmt_exprs(s):
         for n in e.walk():
             if isinstance(n, (Member, Index)) and not isinstance(n.type, (T.Record, T.Array)):
                 a = _access(n)
                 if a is not None and a[0] in candidates:
-                    ok.add(id(_root(n)))
+                    ok.add(id(root(n)))
         for n in e.walk():
             if isinstance(n, Var) and n.sym in candidates and id(n) not in ok:
                 bad.add(n.sym)
@@ -235,41 +227,13 @@ class _Rewrite:
 
     def copy(self, s: Assign) -> list[Stmt]:
         """A copy of a struct to or from an element of a split array: one assignment per scalar member,
-        in the order of one copy (expand/passes/struct_fields.py ``copy_in_order``: ``q[i] = q[q[i].n]``
+        in the order of one copy (expand/passes/struct_fields.py ``member_copies``: ``q[i] = q[q[i].n]``
         reads ``q[i].n`` once, first)."""
-        first = [(map_expr(a.target, self.member), map_expr(a.value, self.member))
-                 for a in hoist_indexes(s, self.names)]
-        pairs = [(map_expr(self.part(s.target, path), self.member), map_expr(self.part(s.value, path), self.member))
-                 for path, _ in leaves(s.target.type)]
-        return copy_in_order(s, first, pairs, self.names)
+        return member_copies(s, self.part, self.member, self.names)
 
-    def part(self, e: Expr, path: tuple[str | int, ...]) -> Expr:
-        """Member ``path`` (names and constant indexes) of struct-valued ``e``."""
-        if isinstance(e, Aggregate):
-            for ipath, v in e.items:
-                if ipath == path:
-                    return v
-                if path[:len(ipath)] == ipath and isinstance(v.type, T.Record):
-                    return self.part(v, path[len(ipath):])
-            t = e.type
-            for k in path:
-                t = t.elem if isinstance(t, T.Array) else t.field_type(k)
-            return zero_const(t)
-        out = e
-        for k, name in enumerate(path):
-            if isinstance(name, int):
-                assert isinstance(out.type, T.Array)
-                out = Index(out.type.elem, out, Const(T.INT, name, str(name)))
-                continue
-            rec = out.type
-            assert isinstance(rec, T.Record)
-            ft = rec.field_type(name)
-            assert ft is not None
-            if k == 0 and isinstance(out, Unary) and out.op == "*":
-                out = Member(ft, out.operand, name, True)
-            else:
-                out = Member(ft, out, name, False)
-        return out
+    def part(self, e: Expr, path: tuple[str | int, ...], t: T.CType) -> Expr:
+        """Member ``path`` of struct-valued ``e`` (an element's: rewritten by ``member`` after)."""
+        return member_part(e, path, t, self.part)
 
 
 def _scaled(e: Expr, k: int) -> Expr:

@@ -17,7 +17,7 @@ and its struct result are plain locals of the caller, and a pointer to the calle
   ``v = p->center``) or written to it (``*out = s``).
 
 A copy of a whole struct is a copy of each scalar member, in an order that does what C's one copy
-does (``copy_in_order``): an index in the target's or the value's path that reads what the copy
+does (``member_copies``): an index in the target's or the value's path that reads what the copy
 writes (``s = tab[s.n]``) is computed once, first, and a member's value that reads a member an
 earlier one writes (``s = (v2){s.y, s.x}``) is read into a temporary before the first write.
 
@@ -27,6 +27,8 @@ why it cannot.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from expand.ir import types as T
 from expand.ir.nodes import (
@@ -168,19 +170,19 @@ def _misused(s: Stmt, candidates: set[Symbol]) -> set[Symbol]:
         ours_t = tp is not None and tp[0] in candidates
         ours_v = vp is not None and vp[0] in candidates
         if ours_t and (ours_v or isinstance(s.value, Aggregate) or _memory(s.value)):
-            ok.add(id(_root(s.target)))
+            ok.add(id(root(s.target)))
             if ours_v:
-                ok.add(id(_root(s.value)))
+                ok.add(id(root(s.value)))
             if isinstance(s.value, Aggregate):  # (members given as whole structs: ``ray r = {o, d}``)
-                ok.update(id(_root(v)) for _, v in s.value.items if _is_record(v) and _path(v) is not None)
+                ok.update(id(root(v)) for _, v in s.value.items if _is_record(v) and _path(v) is not None)
         elif ours_v and _memory(s.target) and not padded(s.target.type):
-            ok.add(id(_root(s.value)))  # (with padding, C's copy writes bytes the members do not: records.py)
+            ok.add(id(root(s.value)))  # (with padding, C's copy writes bytes the members do not: records.py)
     for e in stmt_exprs(s):
         for n in e.walk():
             if _scalar_access(n):
                 a = _access(n)
                 if a is not None and a[0] in candidates:
-                    ok.add(id(_root(n)))
+                    ok.add(id(root(n)))
         for n in e.walk():
             if isinstance(n, Var) and n.sym in candidates and id(n) not in ok:
                 bad.add(n.sym)
@@ -193,7 +195,9 @@ def _scalar_access(n: Expr) -> bool:
         and not isinstance(n.type, (T.Record, T.Array))
 
 
-def _root(e: Expr) -> Expr:
+def root(e: Expr) -> Expr:
+    """The object an access path starts from: ``s`` of ``s.a[i].b``, ``tab[k]`` of ``tab[k].c``,
+    ``*p`` of ``p->x``."""
     while isinstance(e, Member) and not e.arrow or isinstance(e, Index) and isinstance(e.base.type, T.Array):
         e = e.base
     return e
@@ -202,28 +206,20 @@ def _root(e: Expr) -> Expr:
 # ----------------------------------------------------------------------------- copies in C's order
 
 
-def _chain_root(e: Expr) -> Expr:
-    """The object an access path starts from: ``s`` of ``s.a[i].b``, ``tab[k]`` of ``tab[k].c``,
-    ``*p`` of ``p->x``."""
-    while isinstance(e, Member) and not e.arrow or isinstance(e, Index) and isinstance(e.base.type, T.Array):
-        e = e.base
-    return e
-
-
 def _reads_memory(e: Expr) -> bool:
     return any(isinstance(n, Unary) and n.op == "*" or isinstance(n, Member) and n.arrow
                or isinstance(n, Index) and isinstance(n.base.type, T.Pointer)
                or isinstance(n, Var) and n.sym.kind == "global" for n in e.walk())
 
 
-def hoist_indexes(s: Assign, names: NameMaker) -> list[Assign]:
+def _hoist_indexes(s: Assign, names: NameMaker) -> list[Assign]:
     """Before struct copy ``s`` becomes one copy per member: each index in the target's and the value's
     access paths that reads what the copy writes (the target's local, or memory when the target is in
     memory) is computed once into a temporary (``s = tab[s.n]``: ``s_idx = s.n``, then the members
     from ``tab[s_idx]``), as C evaluates them once, before the copy. ``s`` is changed in place; the
     temporaries' assignments are returned, to go first."""
-    root = _chain_root(s.target)
-    local = root.sym if isinstance(root, Var) and root.sym.kind != "global" else None
+    top = root(s.target)
+    local = top.sym if isinstance(top, Var) and top.sym.kind != "global" else None
 
     def hazard(ix: Expr) -> bool:
         if local is not None:
@@ -235,7 +231,7 @@ def hoist_indexes(s: Assign, names: NameMaker) -> list[Assign]:
     def walk(e: Expr) -> None:
         while isinstance(e, Member) and not e.arrow or isinstance(e, Index):
             if isinstance(e, Index) and fold_int(e.index) is None and hazard(e.index):
-                base = _chain_root(e.base)
+                base = root(e.base)
                 tmp = names.local(f"{base.sym.name if isinstance(base, Var) else 'copy'}_idx", e.index.type, s.coord)
                 out.append(Assign(s.coord, Var(tmp.type, tmp), e.index))
                 e.index = Var(tmp.type, tmp)
@@ -258,8 +254,8 @@ def _written(e: Expr) -> Symbol | None:
     return None
 
 
-def copy_in_order(s: Assign, first: list[tuple[Expr, Expr]], pairs: list[tuple[Expr, Expr]],
-                  names: NameMaker) -> list[Stmt]:
+def _copy_in_order(s: Assign, first: list[tuple[Expr, Expr]], pairs: list[tuple[Expr, Expr]],
+                   names: NameMaker) -> list[Stmt]:
     """The assignments of one struct copy ``s``: ``first`` (the hoisted indexes), then ``pairs``
     (target, value) of its members, where a value that reads a local an earlier pair writes is read
     into a temporary before the first write (``s = (v2){s.y, s.x}``: ``s_x_new = s_y ...``). Values
@@ -277,6 +273,45 @@ def copy_in_order(s: Assign, first: list[tuple[Expr, Expr]], pairs: list[tuple[E
         if (w := _written(t)) is not None:
             written.add(w)
     return out + temps + copies
+
+
+def member_copies(s: Assign, part: Callable[[Expr, Path, T.CType], Expr], rewrite: Callable[[Expr], Expr],
+                  names: NameMaker) -> list[Stmt]:
+    """Struct copy ``s`` as one assignment per scalar member (``part(e, path, type)``: member ``path`` of
+    either side; ``rewrite``: what the pass makes of an access), in the order of one copy: the indexes
+    that read what the copy writes first (``_hoist_indexes``), then the members (``_copy_in_order``)."""
+    first = [(map_expr(a.target, rewrite), map_expr(a.value, rewrite)) for a in _hoist_indexes(s, names)]
+    pairs = [(map_expr(part(s.target, path, t), rewrite), map_expr(part(s.value, path, t), rewrite))
+             for path, t in leaves(s.target.type)]
+    return _copy_in_order(s, first, pairs, names)
+
+
+def member_part(e: Expr, path: Path, t: T.CType, part: Callable[[Expr, Path, T.CType], Expr]) -> Expr:
+    """Member ``path`` (names and constant indexes, of type ``t``) of struct-valued ``e``: an
+    aggregate's item (``part`` of a nested struct item), zero where it names none, else the access
+    (``e.a[1].b``, ``p->a`` for ``*p``)."""
+    if isinstance(e, Aggregate):
+        for ipath, v in e.items:
+            if ipath == path:
+                return v
+            if path[:len(ipath)] == ipath and _is_record(v):
+                return part(v, path[len(ipath):], t)
+        return zero_const(t)
+    out = e
+    for k, name in enumerate(path):
+        if isinstance(name, int):
+            assert isinstance(out.type, T.Array)
+            out = Index(out.type.elem, out, Const(T.INT, name, str(name)))
+            continue
+        rec = out.type
+        assert isinstance(rec, T.Record)
+        ft = rec.field_type(name)
+        assert ft is not None
+        if k == 0 and isinstance(out, Unary) and out.op == "*":
+            out = Member(ft, out.operand, name, True)
+        else:
+            out = Member(ft, out, name, False)
+    return out
 
 
 class _Rewrite:
@@ -359,43 +394,18 @@ class _Rewrite:
 
     def copy(self, s: Assign) -> list[Stmt]:
         """``a = b`` of structs: one assignment per scalar member, ordered as one copy
-        (``copy_in_order``; a copy of a struct onto itself is skipped)."""
+        (``member_copies``; a copy of a struct onto itself is skipped)."""
         if _path(s.target) is not None and _path(s.target) == _path(s.value):
             return []
-        first = hoist_indexes(s, self.names)
-        pairs = [(map_expr(self.part(s.target, path, t), self.member),
-                  map_expr(self.part(s.value, path, t), self.member)) for path, t in leaves(s.target.type)]
-        out = copy_in_order(s, [(map_expr(a.target, self.member), map_expr(a.value, self.member)) for a in first],
-                            pairs, self.names)
+        out = member_copies(s, self.part, self.member, self.names)
         if isinstance(s.value, Aggregate) and not s.value.items:
             self.declared.update(id(a) for a in out)
         return out
 
     def part(self, e: Expr, path: Path, t: T.CType) -> Expr:
-        """Member ``path`` of struct-valued ``e``."""
+        """Member ``path`` of struct-valued ``e``: a split struct's variable, else ``member_part``."""
         p = _path(e)
         if p is not None and p[0] in self.split:
             f = self.fields[p[0], p[1] + path]
             return Var(f.type, f)
-        if isinstance(e, Aggregate):
-            for ipath, v in e.items:
-                if ipath == path:
-                    return v
-                if path[:len(ipath)] == ipath and _is_record(v):
-                    return self.part(v, path[len(ipath):], t)
-            return zero_const(t)
-        out = e
-        for k, name in enumerate(path):
-            if isinstance(name, int):
-                assert isinstance(out.type, T.Array)
-                out = Index(out.type.elem, out, Const(T.INT, name, str(name)))
-                continue
-            rec = out.type
-            assert isinstance(rec, T.Record)
-            ft = rec.field_type(name)
-            assert ft is not None
-            if k == 0 and isinstance(out, Unary) and out.op == "*":
-                out = Member(ft, out.operand, name, True)
-            else:
-                out = Member(ft, out, name, False)
-        return out
+        return member_part(e, path, t, self.part)
