@@ -150,7 +150,10 @@ __attribute__((unused)) static void vfy_show(int cls, int size, uint64_t b) {
 //@ then equal its scalar run's records: same calls, same arguments, same order. Where no attribution
 //@ does, lanes are given records as before this search (a record to the lane that has had the fewest
 //@ records of its site so far) to show the difference; a vector record no lane accounts for makes every
-//@ lane of the gang differ. More than VFY_LOG_MAX records per gang: a mismatch. (The search can fail or
+//@ lane of the gang differ (counted per lane and site, linear in the records). Where the search first
+//@ has to step back, it checks that the vector records and the scalar ones are the same multiset (site,
+//@ and value at loose sites); where not, no attribution exists and it stops there. More than
+//@ VFY_LOG_MAX records per gang: a mismatch. (The search can fail or
 //@ take long where many lanes call a site with the same few values. expand-fuzz's programs name the
 //@ loop counters in a call's site, fuzz.tag_sites, so each lane makes each site's call at most once
 //@ and the values keep the search short; those sites are still loose, by site modulo the tag step:
@@ -206,10 +209,42 @@ static int vfy_log_lane_for(unsigned i, unsigned vs, int k, int *rank) {
     return -1;
 }
 
+/* A record as the search matches it: its site, and its value at a loose site. */
+typedef struct { int site; uint64_t val; } vfy_log_key_t;
+static vfy_log_key_t vfy_keys_scalar[VFY_LOG_MAX], vfy_keys_vector[VFY_LOG_MAX];
+
+static int vfy_key_cmp(const void *a, const void *b) {
+    const vfy_log_key_t *x = a, *y = b;
+    if (x->site != y->site) return x->site < y->site ? -1 : 1;
+    return x->val < y->val ? -1 : x->val > y->val;
+}
+
+static void vfy_keys(vfy_log_key_t *k, unsigned from, unsigned to) {
+    for (unsigned i = from; i < to; i++) {
+        k[i - from].site = vfy_log_site[i];
+        k[i - from].val = vfy_log_loose(vfy_log_site[i]) ? vfy_log_val[i] : 0;
+    }
+    qsort(k, to - from, sizeof *k, vfy_key_cmp);
+}
+
+/* 1 if the vector records [vs, ve) and the lanes' scalar records are the same multiset of keys: what any
+   attribution needs, so where they differ the search cannot succeed (it would spend its whole budget on a
+   gang whose calls differ, tens of seconds each). */
+static int vfy_log_same_keys(unsigned vs, unsigned ve) {
+    unsigned n = ve - vs;
+    if (n != vfy_log_mark[VFY_L] - vfy_log_mark[0]) return 0;
+    vfy_keys(vfy_keys_scalar, vfy_log_mark[0], vfy_log_mark[VFY_L]);
+    vfy_keys(vfy_keys_vector, vs, ve);
+    for (unsigned i = 0; i < n; i++)
+        if (vfy_key_cmp(&vfy_keys_scalar[i], &vfy_keys_vector[i]) != 0) return 0;
+    return 1;
+}
+
 /* Attribute records [vs, ve) so that every lane's are its scalar records (loose sites by value, with a
    bounded search over their choices); 1 if that works, values of the other sites compared into vfy_log_bad. */
 static int vfy_log_attribute(unsigned vs, unsigned ve) {
     unsigned long budget = 20000000;  /* steps, forward and back */
+    int keys_checked = 0;
     for (int l = 0; l < VFY_L; l++) vfy_log_next[l] = vfy_log_mark[l];
     unsigned i = vs;
     for (;;) {
@@ -228,6 +263,10 @@ static int vfy_log_attribute(unsigned vs, unsigned ve) {
             vfy_log_next[l]++;
             i++;
             continue;
+        }
+        if (!keys_checked) {  /* the first step back: can any attribution work? */
+            keys_checked = 1;
+            if (!vfy_log_same_keys(vs, ve)) return 0;
         }
         for (;;) {  /* back to the latest choice of a loose site that has another lane */
             if (i == vs || budget-- == 0) return 0;
@@ -252,33 +291,67 @@ static int vfy_log_attribute(unsigned vs, unsigned ve) {
     return 1;
 }
 
+/* The fallback's counts per (lane, site): the lane's scalar records of the site and the vector records
+   given to it so far, in an open-addressing table (linear in the records: counting them again for each
+   record was quadratic, minutes for a gang of a few thousand records that differ). */
+#define VFY_CNT_SLOTS (2U * VFY_LOG_MAX)
+static int vfy_cnt_lane[VFY_CNT_SLOTS], vfy_cnt_site[VFY_CNT_SLOTS];
+static unsigned vfy_cnt_total[VFY_CNT_SLOTS], vfy_cnt_used[VFY_CNT_SLOTS], vfy_cnt_filled[VFY_LOG_MAX];
+static unsigned char vfy_cnt_full[VFY_CNT_SLOTS];
+static unsigned vfy_cnt_nfilled;
+
+/* The slot of (l, s): its own, or the empty one where it would go. */
+static unsigned vfy_cnt_slot(int l, int s) {
+    unsigned h = ((unsigned)l * 0x9e3779b1U ^ (unsigned)s * 0x85ebca77U) & (VFY_CNT_SLOTS - 1);
+    while (vfy_cnt_full[h] && (vfy_cnt_lane[h] != l || vfy_cnt_site[h] != s)) h = (h + 1) & (VFY_CNT_SLOTS - 1);
+    return h;
+}
+
 static void vfy_log_check(unsigned vs, unsigned ve) {
     for (int l = 0; l < VFY_L; l++) vfy_log_bad[l] = vfy_log_lost != 0;
     if (!vfy_log_lost && vfy_log_attribute(vs, ve)) return;
     for (int l = 0; l < VFY_L; l++) vfy_log_bad[l] = vfy_log_lost != 0;
-    for (unsigned i = vs; i < ve; i++) {
+    for (int l = 0; l < VFY_L; l++)
+        for (unsigned j = vfy_log_mark[l]; j < vfy_log_mark[l + 1]; j++) {
+            unsigned h = vfy_cnt_slot(l, vfy_log_site[j]);
+            if (!vfy_cnt_full[h]) {
+                vfy_cnt_full[h] = 1;
+                vfy_cnt_lane[h] = l;
+                vfy_cnt_site[h] = vfy_log_site[j];
+                vfy_cnt_total[h] = vfy_cnt_used[h] = 0;
+                vfy_cnt_filled[vfy_cnt_nfilled++] = h;
+            }
+            vfy_cnt_total[h]++;
+        }
+    for (unsigned i = vs; i < ve; i++) {  /* to the lane that has had the fewest records of its site so far */
         int s = vfy_log_site[i], lane = -1;
-        unsigned best = 0;
+        unsigned best = 0, at = 0;
         for (int l = 0; l < VFY_L; l++) {
-            unsigned total = 0, used = 0;
-            for (unsigned j = vfy_log_mark[l]; j < vfy_log_mark[l + 1]; j++) total += vfy_log_site[j] == s;
-            for (unsigned j = vs; j < i; j++) used += vfy_log_lane[j] == l && vfy_log_site[j] == s;
-            if (used < total && (lane < 0 || used < best)) { lane = l; best = used; }
+            unsigned h = vfy_cnt_slot(l, s);
+            if (vfy_cnt_full[h] && vfy_cnt_used[h] < vfy_cnt_total[h] && (lane < 0 || vfy_cnt_used[h] < best)) {
+                lane = l;
+                best = vfy_cnt_used[h];
+                at = h;
+            }
         }
         vfy_log_lane[i] = lane;
         if (lane < 0)
             for (int l = 0; l < VFY_L; l++) vfy_log_bad[l] = 1;
+        else
+            vfy_cnt_used[at]++;
     }
-    for (int l = 0; l < VFY_L; l++) {
-        unsigned j = vfy_log_mark[l];
-        for (unsigned i = vs; i < ve; i++) {
-            if (vfy_log_lane[i] != l) continue;
-            if (j >= vfy_log_mark[l + 1] || vfy_log_site[j] != vfy_log_site[i] || vfy_log_val[j] != vfy_log_val[i])
-                vfy_log_bad[l] = 1;
-            j++;
-        }
-        if (j != vfy_log_mark[l + 1]) vfy_log_bad[l] = 1;
+    for (unsigned k = 0; k < vfy_cnt_nfilled; k++) vfy_cnt_full[vfy_cnt_filled[k]] = 0;
+    vfy_cnt_nfilled = 0;
+    for (int l = 0; l < VFY_L; l++) vfy_log_next[l] = vfy_log_mark[l];
+    for (unsigned i = vs; i < ve; i++) {  /* every lane's records in vector order against its scalar ones */
+        int l = vfy_log_lane[i];
+        if (l < 0) continue;
+        unsigned j = vfy_log_next[l]++;
+        if (j >= vfy_log_mark[l + 1] || vfy_log_site[j] != vfy_log_site[i] || vfy_log_val[j] != vfy_log_val[i])
+            vfy_log_bad[l] = 1;
     }
+    for (int l = 0; l < VFY_L; l++)
+        if (vfy_log_next[l] != vfy_log_mark[l + 1]) vfy_log_bad[l] = 1;
 }
 
 static void vfy_log_show(int l, unsigned vs, unsigned ve) {
