@@ -1,10 +1,14 @@
 """Where expand keeps what it builds once and reuses across runs (mathlib's vector libm, the verify
 harness's precompiled headers): ``$EXPAND_CACHE_DIR``, else ``$XDG_CACHE_HOME/expand`` or
-``~/.cache/expand``."""
+``~/.cache/expand``. A directory of an older code version goes once it has not been used for
+``KEEP_DAYS`` days and is not among the ``KEEP_NEWEST`` most recently used (``prune``)."""
 
 from __future__ import annotations
 
 import os
+import re
+import shutil
+import time
 from pathlib import Path
 
 
@@ -15,3 +19,43 @@ def cache_root() -> Path:
         return Path(env).expanduser().resolve()
     xdg = os.environ.get("XDG_CACHE_HOME")
     return (Path(xdg) if xdg else Path.home() / ".cache") / "expand"
+
+
+#: What ``prune`` keeps of a kind of directory: the most recently used this many, and every one used in
+#: the last ``KEEP_DAYS`` days (another checkout or worktree may be using it now).
+KEEP_NEWEST, KEEP_DAYS = 3, 2.0
+
+_PRUNED: set[str] = set()
+
+
+def mark_used(path: Path) -> None:
+    """Note that ``path`` (a cache directory) was used now: ``prune`` goes by the time of last use."""
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
+def prune(prefix: str, current: Path) -> list[Path]:
+    """Remove the cache directories ``<prefix>-<hex key>`` beside ``current`` that belong to other code
+    versions, but the ``KEEP_NEWEST`` most recently used and those used in the last ``KEEP_DAYS`` days
+    (one check per prefix and process; a directory that cannot go stays). Returns what went."""
+    if prefix in _PRUNED or current.parent != cache_root() or not current.parent.is_dir():
+        return []
+    _PRUNED.add(prefix)
+    pat = re.compile(rf"{re.escape(prefix)}-[0-9a-f]+")
+    others = []
+    for d in current.parent.iterdir():
+        if d != current and pat.fullmatch(d.name) and d.is_dir():
+            try:
+                others.append((d.stat().st_mtime, d))
+            except OSError:
+                continue
+    others.sort(reverse=True)
+    cutoff = time.time() - KEEP_DAYS * 86400
+    gone = []
+    for mtime, d in others[KEEP_NEWEST:]:
+        if mtime < cutoff:
+            shutil.rmtree(d, ignore_errors=True)
+            gone.append(d)
+    return gone

@@ -69,7 +69,7 @@ from pathlib import Path
 
 from emit import ISAS, get_isa
 from emit.isa import lane_kind
-from expand import abi
+from expand import abi, cache
 from expand.cache import cache_root
 from expand.driver import expand_module
 from expand.ir import types as T
@@ -273,7 +273,22 @@ def store() -> Path | None:
     """The cache's store of units built for this code (None: ``EXPAND_LIBM_STORE=off``)."""
     if os.environ.get("EXPAND_LIBM_STORE", "").lower() in ("off", "0", "no"):
         return None
-    return cache_root() / f"expandm-units-{code_key()}"
+    st = cache_root() / f"expandm-units-{code_key()}"
+    _used_once(st, "expandm-units")
+    return st
+
+
+_USED: set[Path] = set()
+
+
+def _used_once(path: Path, prefix: str) -> None:
+    """Once per process: ``path``'s time of last use is now, and older code versions' directories of its
+    kind that have not been used for days go (``expand.cache.prune``)."""
+    if path in _USED:
+        return
+    _USED.add(path)
+    cache.mark_used(path)
+    cache.prune(prefix, path)
 
 
 def _copy_in(src: Path, dst: Path) -> None:
@@ -822,7 +837,10 @@ def _isa_blocks(ms: list[dict], seen: set[str]) -> list[str]:
 def ensure(isas: Sequence[str], functions: Sequence[str], out: Path | None = None) -> Path:
     """A library directory with ``functions`` for ``isas`` (generic: the host's architecture), built
     into ``out`` (default: the cache, ``<cache_root>/expandm-<code key>``) where missing."""
-    out = Path(out) if out is not None else cache_root() / f"expandm-{code_key()}"
+    if out is None:
+        out = cache_root() / f"expandm-{code_key()}"
+        _used_once(out, "expandm")
+    out = Path(out)
     plan: dict[str, list[str]] = {}
     for n in isas:
         arch = get_isa(n).arch or host_arch()

@@ -129,6 +129,36 @@ def test_second_directory_takes_the_units_from_the_store(tmp_path: Path, monkeyp
         libm.build(tmp_path / "third", plan)
 
 
+def test_older_code_versions_leave_the_cache(tmp_path: Path, monkeypatch) -> None:
+    """The store of another code version goes once it is neither among the 3 most recently used nor used
+    in the last 2 days; other kinds of directories (the library directories, verify's headers) stay."""
+    import os
+    import time
+
+    from expand import cache
+    root = tmp_path / "cache"
+    monkeypatch.setenv("EXPAND_CACHE_DIR", str(root))
+    monkeypatch.setattr(cache, "_PRUNED", set())
+    monkeypatch.setattr(libm, "_USED", set())
+    now = time.time()
+    ages = {"a1": 30, "a2": 20, "a3": 10, "a4": 5, "a5": 1, "a6": 0.5}  # days since last use
+    for key, days in ages.items():
+        for kind in ("expandm-units", "expandm"):
+            d = root / f"{kind}-{key}"
+            (d / "obj").mkdir(parents=True)
+            os.utime(d, (now - days * 86400, now - days * 86400))
+    (root / "verify-pch-0123").mkdir()
+    st = libm.store()
+    assert st is not None and st.is_dir() is False and st.parent == root
+    left = sorted(d.name for d in root.iterdir())
+    # units: a6, a5 (used in the last 2 days) and a4 (3 newest) stay; a1-a3 go; nothing else is touched
+    assert left == sorted(["expandm-units-a4", "expandm-units-a5", "expandm-units-a6", "verify-pch-0123",
+                           *(f"expandm-{k}" for k in ages)]), left
+    assert libm.store() == st  # once per process
+    gone = cache.prune("expandm", root / "expandm-ffff")
+    assert sorted(d.name for d in gone) == ["expandm-a1", "expandm-a2", "expandm-a3"]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("target", ["sse2", "avx2", "avx512", "avx1", "aarch64", "ppc64le"])
 def test_header_compiles_for_every_target(lib: Path, tmp_path: Path, target: str) -> None:
