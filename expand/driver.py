@@ -14,6 +14,7 @@ from emit.isa import lane_kind
 from emit.printer import FunctionPrinter
 from expand import __version__
 from expand import abi as abi_mod
+from expand.analysis.call_order import call_order_warnings
 from expand.analysis.pointer_params import fixed_pointers, index_params
 from expand.analysis.shapes import analyze
 from expand.analysis.shared_stores import check_shared_stores
@@ -210,7 +211,9 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
     reached = [f for n, f in mod.functions.items() if n in used]  # (in the file's order)
     rewrite_math_calls(mod, expandable, reached)
     canonical_errno(mod, reached)
+    warned: list[ExpandWarning] = []
     for fn in reached:
+        warned += call_order_warnings(fn, mod)
         canonicalize_loops(fn)
         lower_function(fn)
     inline_module(mod, roots)
@@ -219,7 +222,6 @@ def expand_module(mod: Module, isa, *, functions: list[str] | None = None, expan
     bodies: list[str] = []
     expanded: list[Expanded] = []
     remarks: list[Remark] = []
-    warned: list[ExpandWarning] = []
     globals_used: dict[str, Symbol | None] = {}  # globals and per-lane called functions the output names
     for name in roots:
         fn = mod.functions[name]
