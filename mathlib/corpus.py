@@ -165,3 +165,42 @@ def main() -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# ------------------------------------------------------------------ newlib's libm (real code nobody here wrote)
+
+NEWLIB_TARBALL = Path("/usr/src/newlib/newlib-3.3.0.tar.xz")  # (Debian's newlib-source)
+
+#: how newlib's configure leaves libm/math's wrappers (w_*.c) by default: _LIB_VERSION is _POSIX_
+#: (newlib's math.h names the enum; the system's glibc headers do not)
+NEWLIB_DEFINES = ["_LIB_VERSION=2", "_IEEE_=-1", "_SVID_=0", "_XOPEN_=1", "_POSIX_=2"]
+
+
+def newlib_math() -> tuple[Path, list[str]]:
+    """newlib's ``libm/math`` directory (fdlibm's e_*, k_*, s_*, w_* files in double and float), extracted
+    once into ``cache_dir()/newlib``, and the include directories its files need with the system's
+    headers: ``libm/common`` (fdlibm.h) and one with only newlib's ``machine/ieeefp.h``."""
+    if not NEWLIB_TARBALL.is_file():
+        raise RuntimeError(f"no {NEWLIB_TARBALL}: install Debian's 'newlib-source' (tests/setup-and-run.sh does)")
+    dest = cache_dir() / "newlib"
+    top = dest / "newlib-salsa/newlib"
+    incs = [str(top / "libm/common"), str(dest / "machine-only")]
+    if (dest / ".done").is_file():
+        return top / "libm/math", incs
+    cache_dir().mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=cache_dir(), prefix=".extract-newlib-") as tmp:
+        with tarfile.open(NEWLIB_TARBALL, "r:xz") as tar:
+            want = ("newlib-salsa/newlib/libm/math/", "newlib-salsa/newlib/libm/common/",
+                    "newlib-salsa/newlib/libc/include/machine/ieeefp.h")
+            members = [m for m in tar if m.name.startswith(want) and (m.isfile() or m.isdir())]
+            tar.extractall(Path(tmp) / "x", members=members, filter="data")
+        t = Path(tmp) / "x"
+        (t / "machine-only/machine").mkdir(parents=True)
+        shutil.copyfile(t / "newlib-salsa/newlib/libc/include/machine/ieeefp.h", t / "machine-only/machine/ieeefp.h")
+        (t / ".done").write_text("newlib 3.3.0: libm/math, libm/common, machine/ieeefp.h\n")
+        try:
+            t.rename(dest)
+        except OSError:
+            if not (dest / ".done").is_file():
+                raise
+    return top / "libm/math", incs

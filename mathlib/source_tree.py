@@ -343,11 +343,12 @@ def first_error(output: str) -> str:
 
 
 def compile_scalar(src: Path, obj: Path, isa, flags: Flags, extra_incs: list[str]) -> Scalar:
-    """Compile ``src`` as ``verify`` compiles scalar sources and read its symbols."""
+    """Compile ``src`` as ``verify`` compiles scalar sources (without -Werror: the library's code, whose
+    warnings are its own; newlib's kf_rem_pio2.c has a -Wmaybe-uninitialized) and read its symbols."""
     from expand.check.verify import COMPILE_FLAGS
 
     s = Scalar(src.name, str(obj))
-    cmd = [*isa.cc, *COMPILE_FLAGS, *isa.cflags, *flags.cflags, *[f"-I{d}" for d in extra_incs], *flags.cpp(),
+    cmd = [*isa.cc, *(f for f in COMPILE_FLAGS if f != "-Werror"), *isa.cflags, *flags.cflags, *[f"-I{d}" for d in extra_incs], *flags.cpp(),
            "-c", str(src), "-o", str(obj)]
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=600)

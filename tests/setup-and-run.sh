@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install everything the tests need, then run them:
-#   Debian: gcc, glibc-source (the corpus), cross compilers for AArch64 and ppc64le, qemu-user;
+#   Debian: gcc, glibc-source (the corpus), newlib-source (a second libm, tests/test_realworld.py), cross compilers for AArch64 and ppc64le, qemu-user;
 #           clang-16, lld-16 and the riscv64 cross GCC's libraries (the rvv tables), and Debian 13's
 #           qemu-riscv64 (10.0: Debian 12's 7.2 aborts on RVV float-to-int conversions, emit/rvv.py);
 #   PyPI:   this package with its test extras.
@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 PKGS="gcc glibc-source gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu qemu-user libsleef-dev
-      clang-16 lld-16 gcc-riscv64-linux-gnu libc6-dev-riscv64-cross"
+      clang-16 lld-16 gcc-riscv64-linux-gnu libc6-dev-riscv64-cross newlib-source"
 missing=""
 for p in $PKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then

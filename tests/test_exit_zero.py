@@ -162,3 +162,47 @@ def test_a_crashing_scalar_function_is_named_with_its_input(tmp_path: Path, isa_
                       "-o", str(tmp_path / "o.c")])
     cap = capsys.readouterr()
     assert rc == 0 and ", 0 mismatches" in cap.out, cap.out + cap.err
+
+
+#: a recursion without end for x > 0 (each call's frame kept by the volatile pad): a stack overflow
+DEEP = """float deep(float x);
+float deep(float x) { volatile float pad[64]; pad[0] = x; if (x > 0.0f) return deep(x + 1.0f) + pad[0]; return x; }
+float f(float x) { return x > 1e30f ? deep(x) : x; }
+"""
+
+
+@pytest.mark.parametrize("isa_name", ["sse4.1", "neon", "altivec"])
+def test_a_stack_overflow_in_the_scalar_function_is_named(tmp_path: Path, isa_name: str, capsys) -> None:
+    """The harness's signal handler runs on a stack of its own, so a scalar call that overflows the stack is
+    told as a crash of the scalar function at its input (it was 'the harness crashed', with no side)."""
+    src = tmp_path / "deep.c"
+    src.write_text(DEEP)
+    rc = expand_main([str(src), "--isa", isa_name, "--functions", "f", "--verify", "--random", "100",
+                      "-o", str(tmp_path / "o.c")])
+    cap = capsys.readouterr()
+    skip_if_cli_not_run(rc, cap.err)
+    assert rc == 1
+    assert re.search(r"the scalar function f crashed \(SIGSEGV\) on input \d+ \(x=0x[0-9a-f]+", cap.out), cap.out
+
+
+#: newlib's libm/math/wf_sincos.c (newlib 3.3), the K&R branch and the #if around it left out
+NEWLIB_SINCOSF = """#include <math.h>
+void sincosf(float x, float *sinx, float *cosx)
+{
+  *sinx = sinf (x);
+  *cosx = cosf (x);
+}
+"""
+
+
+@pytest.mark.parametrize("isa_name", ["avx2", "neon", "altivec"])
+def test_a_libm_function_of_its_own_verifies(tmp_path: Path, isa_name: str, capsys) -> None:
+    """A scalar function that is a libm function (newlib's sincosf) is compiled as libraries compile theirs,
+    -fno-builtin: GCC made its sinf and cosf calls one call of sincosf, itself, and the harness ran out of
+    stack in the scalar reference."""
+    src = tmp_path / "wf_sincos.c"
+    src.write_text(NEWLIB_SINCOSF)
+    rc = expand_main([str(src), "--isa", isa_name, "--verify", "--random", "2000", "-o", str(tmp_path / "o.c")])
+    cap = capsys.readouterr()
+    skip_if_cli_not_run(rc, cap.err)
+    assert rc == 0 and ", 0 mismatches" in cap.out, cap.out + cap.err

@@ -253,3 +253,22 @@ def test_update_merges_rows_into_the_table(fake_report: Report, tmp_path: Path) 
                    date="x")
     with pytest.raises(ValueError):  # (a table of the same name, of another directory)
         realworld.merged(other, tmp_path)
+
+
+@pytest.mark.slow
+def test_newlib_files() -> None:
+    """newlib 3.3's libm/math (fdlibm, real code nobody here wrote, with the system's headers): expf and logf,
+    sinf through kf_rem_pio2.c (which has a -Wmaybe-uninitialized: the library's own code is compiled
+    without -Werror, as verify compiles scalar sources), a wrapper with _LIB_VERSION as newlib's configure
+    leaves it, and sincosf (a libm function of its own: compiled with -fno-builtin, or GCC makes it call itself)."""
+    from mathlib.corpus import NEWLIB_DEFINES, newlib_math
+    from mathlib.source_tree import Flags
+
+    math_dir, incs = newlib_math()
+    files = ["ef_exp.c", "ef_log.c", "sf_sin.c", "wf_exp.c", "wf_sincos.c", "s_floor.c"]
+    report = run(math_dir, "avx2", jobs=2, n_random=2000, files=files,
+                 flags=Flags(include_dirs=incs, defines=NEWLIB_DEFINES, origin="newlib"))
+    by = {r.file: r for r in report.rows}
+    for name in files:
+        assert by[name].status in ("verified", "not run here"), (name, by[name].status, by[name].detail[:3000])
+    assert "kf_rem_pio2.c" in by["sf_sin.c"].companions

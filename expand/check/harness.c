@@ -435,7 +435,19 @@ int main(int argc, char **argv) {
     //@ Per-lane arrays: the scalar side spelled like the prototype, the vector side in stdint names;
     //@ vfy_b_*: bit patterns.
     ${declarations}
-    signal(SIGSEGV, vfy_on_signal); signal(SIGBUS, vfy_on_signal); signal(SIGFPE, vfy_on_signal); signal(SIGILL, vfy_on_signal);
+    //@ (on a stack of their own: a stack overflow in a call, a runaway recursion, is reported at its side too)
+    static char vfy_alt_stack[1 << 16];
+    stack_t vfy_ss;
+    memset(&vfy_ss, 0, sizeof vfy_ss);
+    vfy_ss.ss_sp = vfy_alt_stack;
+    vfy_ss.ss_size = sizeof vfy_alt_stack;
+    sigaltstack(&vfy_ss, 0);
+    struct sigaction vfy_sa;
+    memset(&vfy_sa, 0, sizeof vfy_sa);
+    vfy_sa.sa_handler = vfy_on_signal;
+    vfy_sa.sa_flags = SA_ONSTACK;
+    sigemptyset(&vfy_sa.sa_mask);
+    sigaction(SIGSEGV, &vfy_sa, 0); sigaction(SIGBUS, &vfy_sa, 0); sigaction(SIGFPE, &vfy_sa, 0); sigaction(SIGILL, &vfy_sa, 0);
     //@if time_limit
     signal(SIGALRM, vfy_on_signal); alarm(${time_limit}U);
     //@endif

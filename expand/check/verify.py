@@ -60,6 +60,7 @@ from typing import Protocol
 from emit.host import why_not_here
 from emit.isa import lane_kind, scalar_ctype
 from expand.cache import cache_root
+from expand.ir.libc import is_libm_function
 from expand.ir.types import BASIC_TYPES, Array, CType, Float, Int, Pointer, Record, Void, strip_spelling
 
 #: Most edge combinations tested when the cross product of several edge sets is larger.
@@ -1204,6 +1205,11 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
                                    else []) + [(n, strip_spelling(t)) for n, t in global_vars if n != "errno"],
                          time_limit=max(1, math.ceil(min(timeout, 1 << 30))), moving=list(moving))
 
+    if is_libm_function(scalar_name):
+        # (a scalar function that is a libm function itself is compiled as libraries compile theirs: GCC
+        # otherwise calls a builtin in place of its own code, newlib's sincosf one sincosf call for its sinf
+        # and cosf calls, which is itself: a recursion without end)
+        scalar_cflags = ["-fno-builtin", *scalar_cflags]
     own_dir = workdir is None
     wd = Path(tempfile.mkdtemp(prefix="expand-verify-")) if workdir is None else Path(workdir)
     wd.mkdir(parents=True, exist_ok=True)

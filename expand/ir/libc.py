@@ -71,6 +71,12 @@ STORES_ERRNO_HIDDEN: dict[str, str] = {
     "sincos": "void ({})(double, double *, double *)", "sincosf": "void ({})(float, float *, float *)"}
 
 
+def is_libm_function(name: str) -> bool:
+    """``name`` is a libm function GCC knows (a builtin it may call in place of other calls: sinf and cosf
+    of one argument become one sincosf)."""
+    return name in LIBM or name in STORES_ERRNO_HIDDEN or name in ("sincosl", "frexp", "frexpf", "modf", "modff")
+
+
 def errno_hidden(func: str) -> bool:
     """GCC takes a call of ``func`` to set no errno, which the library's may (a call through a pointer
     GCC cannot see through shows the write: emit/printer.py)."""
