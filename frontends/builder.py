@@ -778,6 +778,15 @@ class Builder(ABC):
             raise error(co, str(exc)) from None
 
     # ------------------------------------------------------------------ calls
+    def nan_builtin(self, name: str) -> str | None:
+        """The NaN builtin a call of ``name`` with a string literal is (``__builtin_nan[s][f]``, and the library's
+        ``nan``/``nanf``, which GCC folds to the same constant, unless the file defines them), else None."""
+        if name in builtins.NANS:
+            return name
+        if name in builtins.NAN_FUNCTIONS and not getattr(self.globals.get(name), "defined_here", False):
+            return builtins.NAN_FUNCTIONS[name]
+        return None
+
     def builtin_value(self, co: Coord, name: str, args: list[Expr]) -> Expr | None:
         """The value of builtin ``name`` that is no call (``__builtin_expect``, the classification,
         comparison, constant and bit builtins of frontends/builtins.py), else None."""

@@ -9,8 +9,9 @@ GCC 12 on x86-64, AArch64 and ppc64le at -O0 and -O2; Clang gives 1 for both, fo
 types.Target.clang_builtins), ``fpclassify``. The comparison macros are the
 comparisons themselves (they differ from ``<`` only in the FP exceptions they raise, which expand
 does not keep). Constants: ``__builtin_inf[f]``, ``__builtin_huge_val[f]``, ``__builtin_nan[f]``,
-``__builtin_nans[f]`` with a literal payload string. Bit builtins (``__builtin_clz``, ``ctz``,
-``popcount``, ``bswap`` and their long forms) become integer operations and exact conversions.
+``__builtin_nans[f]`` with a literal payload string, and ``nan``/``nanf`` called with one. Bit builtins
+(``__builtin_clz``, ``ctz``, ``popcount``, ``bswap`` and their long forms) become integer operations and
+exact conversions.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ CONSTANTS = {
 #: NaN builtins taking a string literal: name -> (type, quiet)
 NANS = {"__builtin_nanf": (T.FLOAT, True), "__builtin_nan": (T.DOUBLE, True),
         "__builtin_nansf": (T.FLOAT, False), "__builtin_nans": (T.DOUBLE, False)}
+#: Library functions GCC folds as those builtins (glibc's nan("") is the same quiet NaN: newlib's wrappers)
+NAN_FUNCTIONS = {"nan": "__builtin_nan", "nanf": "__builtin_nanf"}
 CLASSIFY = {"__builtin_isnan": 1, "__builtin_isinf": 1, "__builtin_isinf_sign": 1, "__builtin_isfinite": 1,
             "__builtin_finite": 1, "__builtin_finitef": 1, "__builtin_isnormal": 1, "__builtin_signbit": 1,
             "__builtin_signbitf": 1, "__builtin_fpclassify": 6, "__builtin_isnanf": 1, "__builtin_isinff": 1}

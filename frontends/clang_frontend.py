@@ -69,6 +69,7 @@ from . import initializers as inits
 from .builder import NESTING_HINT, Builder, name_typedef_record, typedef_spelled
 from .csemantics import (
     closing_bracket,
+    knr_parameter_problem,
     long_double_literal,
     module_prologue,
     parse_declare_simd,
@@ -576,9 +577,12 @@ class ClangReader(Builder):
         where = self.start_coord(d)
         if t.kind not in (TK.FUNCTIONPROTO, TK.FUNCTIONNOPROTO):  # declared through a typedef: fn g;
             t = t.get_canonical()
-        if self.is_knr(d):
-            raise error(self.coord(d), "old-style (K&R) function definitions are not supported",
-                        "declare the parameters' types in the parameter list: int f(int x)")
+        if self.is_knr(d):  # (read as its prototype form where that is the same function)
+            for p in d.get_arguments():
+                problem = knr_parameter_problem(p.spelling, self.ctype(p.type, self.spec(p)[0], self.start_coord(p)))
+                if problem:
+                    raise error(self.coord(d), f"old-style (K&R) definition of '{d.spelling}': {problem}",
+                                "declare the parameters' types in the parameter list: int f(int x)")
         if t.kind == TK.FUNCTIONNOPROTO:
             return T.Func(self.ctype(t.get_result(), self.spec(d)[0], where), (), False)
         params = []
@@ -1447,11 +1451,12 @@ class ClangReader(Builder):
             raise error(co, f"'{name}' (the floating-point environment) is not supported by the clang frontend",
                         "use the pycparser frontend (--frontend pycparser), which reads glibc's SET_RESTORE_ROUND "
                         "and libc_fe* calls")
-        if name in builtins.NANS:
-            lit = [self.strip(a) for a in ch[1:]]
+        nan = self.nan_builtin(name)
+        lit = [self.strip(a) for a in ch[1:]]
+        if nan is not None and (name in builtins.NANS or len(lit) == 1 and lit[0].kind == K.STRING_LITERAL):
             if len(lit) != 1 or lit[0].kind != K.STRING_LITERAL:
                 raise error(co, f"'{name}' takes one string literal")
-            return builtins.nan_constant(name, self.slice(lit[0].extent.start.offset, lit[0].extent.end.offset), co)
+            return builtins.nan_constant(nan, self.slice(lit[0].extent.start.offset, lit[0].extent.end.offset), co)
         args = [self.expr(a) for a in ch[1:]]
         value = self.builtin_value(co, name, args)
         if value is not None:

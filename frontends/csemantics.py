@@ -365,3 +365,15 @@ def module_prologue(text: str, templates: frozenset[str] = frozenset()) -> list[
         except OSError:
             out.append(line)
     return out
+
+
+def knr_parameter_problem(name: str, t: T.CType) -> str:
+    """Why an old-style definition's parameter ``name`` of type ``t`` is not its prototype form's: the
+    caller passes it after the default argument promotions (C11 6.5.2.2p6), so a float comes as a double
+    and a char or short as an int, which the vector function's parameter would not be ("" if none)."""
+    t = T.strip_spelling(t)
+    if isinstance(t, T.Float) and t.bits < 64:
+        return f"parameter '{name}' of type '{t}' is passed as a double"
+    if isinstance(t, T.Int) and t.bits < 32:
+        return f"parameter '{name}' of type '{t}' is passed as an int"
+    return ""

@@ -48,6 +48,7 @@ from .builder import NESTING_HINT, Builder, name_typedef_record, typedef_spelled
 from .csemantics import (
     closing_bracket,
     include_site,
+    knr_parameter_problem,
     long_double_literal,
     module_prologue,
     parse_declare_simd,
@@ -276,6 +277,32 @@ class Reader(Builder):
         self.read_functions()
         return self.module(prologue)
 
+    def knr_to_prototype(self, fd: c_ast.FuncDef) -> ExpandError | None:
+        """An old-style definition (``double drem(x, y) double x, y; { ... }``, fdlibm's and newlib's) read
+        as its prototype form, ``double drem(double x, double y)``: the same function where the default
+        argument promotions change no parameter's type (``knr_parameter_problem``); else the error that
+        says why not, the function declared without a prototype."""
+        fdecl = fd.decl.type
+        if not isinstance(fdecl, (c_ast.FuncDecl, ext_c_ast.FuncDeclExt)) or fdecl.args is None \
+                or not any(isinstance(p, c_ast.ID) for p in fdecl.args.params):
+            return None
+        decls = {d.name: d for d in fd.param_decls or []}
+        params = []
+        for p in fdecl.args.params:
+            d = decls.get(p.name) if isinstance(p, c_ast.ID) else p
+            if d is None:  # (no declaration: int)
+                d = c_ast.Decl(p.name, [], [], [], [], c_ast.TypeDecl(p.name, [], None, c_ast.IdentifierType(["int"])),
+                               None, None, coord=p.coord)
+            problem = knr_parameter_problem(d.name, self.ctype(d.type))
+            if problem:  # (declared without a prototype, as C sees it: its callers promote the arguments)
+                fdecl.args = None
+                return error(self.coord(fd.decl), f"old-style (K&R) definition of '{fd.decl.name}': {problem}",
+                             "declare the parameters' types in the parameter list: int f(int x)")
+            params.append(d)
+        fdecl.args.params = params
+        fd.param_decls = None
+        return None
+
     def reads_function(self, name: str) -> bool:
         return fenv.operation(name) is None  # (its calls are read as frontends/fenv.py says)
 
@@ -292,8 +319,14 @@ class Reader(Builder):
                 self.static_assert(node)
             return
         if isinstance(node, c_ast.FuncDef):
+            knr = self.knr_to_prototype(node)
             name = node.decl.name
             storage = list(node.decl.storage or [])
+            if knr is not None:  # (its error when a function expand expands needs it, as for other refusals)
+                if self.in_user_file(node):
+                    self.failed[name] = knr
+                self.declare_global(node.decl, defined=self.in_user_file(node))
+                return
             if self.in_user_file(node) and self.pending_simd is not None:
                 self.simd[name] = self.pending_simd
                 self.pending_simd = None
@@ -976,10 +1009,12 @@ class Reader(Builder):
         if node.args is not None and not isinstance(node.args, c_ast.ExprList):  # __builtin_offsetof(T, m), ...
             raise error(co, f"builtin '{name}' is not supported")
         raw = node.args.exprs if node.args else []
-        if name in builtins.NANS:
+        nan = self.nan_builtin(name)
+        if nan is not None and (name in builtins.NANS or len(raw) == 1 and isinstance(raw[0], c_ast.Constant)
+                                and raw[0].type == "string"):
             if len(raw) != 1 or not (isinstance(raw[0], c_ast.Constant) and raw[0].type == "string"):
                 raise error(co, f"'{name}' takes one string literal")
-            return builtins.nan_constant(name, raw[0].value, co)
+            return builtins.nan_constant(nan, raw[0].value, co)
         args = [self.expr(a) for a in raw]
         value = self.builtin_value(co, name, args)
         if value is not None:

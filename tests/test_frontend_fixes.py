@@ -531,6 +531,9 @@ SUPPORTED_ODD = {  # read correctly: the vector code computes what GCC's scalar 
     "alignof": ODD["alignof"], "alignas": ODD["alignas"], "sizeof_function": ODD["sizeof_function"],
     "flexible_array_sizeof": ODD["flexible_array_sizeof"], "byte_order_mark": ODD["byte_order_mark"],
     "crlf": ODD["crlf"], "pragma_in_body": ODD["pragma_in_body"],
+    "knr": ODD["knr"], "knr_helper": ODD["knr_helper"],  # (as their prototype forms: no promoted parameter)
+    "knr_fdlibm": "double drem(x, y)\n\tdouble x, y;\n{\n\treturn x - y * __builtin_rint(x / y);\n}\n"
+                  "long g(k, n) long n; int k; { return n * 3 + k; }\nlong f(long n) { return g(2, n) + 1; }",
     "typedef_function": "typedef int fn(int);\nstatic fn g;\nstatic int g(int v) { return v * 3; }\n"
                         "int f(int x) { return g(x) + 1; }",
 }
@@ -540,6 +543,19 @@ SUPPORTED_ODD = {  # read correctly: the vector code computes what GCC's scalar 
 @pytest.mark.parametrize("name", sorted(SUPPORTED_ODD))
 def test_supported_odd_c_verifies(reader, tmp_path: Path, name: str) -> None:
     assert_verifies(tmp_path, name, SUPPORTED_ODD[name], reader=reader)
+
+
+@pytest.mark.parametrize("reader", READERS)
+@pytest.mark.parametrize("ptype", ["float", "short", "unsigned char"])
+def test_knr_parameter_the_promotions_change_is_refused(reader, tmp_path: Path, ptype: str) -> None:
+    """A K&R parameter whose type the default argument promotions change (the caller passes a float as a
+    double) is not its prototype form: refused, naming the parameter, when the function is expanded; a
+    function that does not need it is not stopped."""
+    text = f"int g(x, y)\n  int x;\n  {ptype} y;\n{{\n  return x + (int)y;\n}}\nint f(int v) {{ return v + 1; }}\n"
+    mod = reader(str(tmp_path / "k.c"), text)
+    assert "g" in mod.failed and "f" in mod.functions
+    assert re.match(rf".*k\.c:1:5: error: old-style \(K&R\) definition of 'g': parameter 'y' of type '{ptype}' is "
+                    rf"passed as (a double|an int)$", mod.failed["g"].render().splitlines()[0])
 
 
 @pytest.mark.parametrize("reader", READERS)

@@ -36,6 +36,20 @@ double f(double x) {
 }
 int s(double x) { return signbit(x); }
 """,
+    # nan("") and nanf(""), as newlib's fdlibm wrappers (w_acos.c: return nan("");) write them: GCC's
+    # constants (glibc's nan gives the same quiet NaN)
+    "nan_calls": """#include <math.h>
+float f(float x) {
+    if (x > 1.0f || x < -1.0f)
+        return nanf("");
+    return x * 0.5f;
+}
+double g(double x) {
+    if (fabs(x) > 1.0)
+        return nan("");
+    return nan("0x7") + x > 0.0 ? x : -x;
+}
+""",
     # the BSD functions (no macro): GCC compiles them as its builtins, so isinff(-inf) is 1, where
     # glibc's isinff returns -1 (found by expand-fuzz, seed 20261126, program 367 on sse2)
     "classify_functions": """#include <math.h>

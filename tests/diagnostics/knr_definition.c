@@ -1,5 +1,5 @@
 int f(x)
-    int x;
+    short x;
 {
     return x;
 }
