@@ -25,7 +25,7 @@ clang's type wins); the other passes no node and the rule's type stands.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from expand.ir import types as T
@@ -340,12 +340,22 @@ class Builder(ABC):
         return fn
 
     # ------------------------------------------------------------------ declarations in a function
-    def local_storage(self, co: Coord, name: str | None, extern: bool, volatile: bool) -> None:
-        """Refuse a local ``extern`` or ``volatile`` variable."""
+    def local_storage(self, co: Coord, name: str | None, extern: bool, volatile: bool,
+                      type_of: Callable[[], T.CType] | None = None) -> None:
+        """Refuse a local ``extern`` variable, and a ``volatile`` one but of an arithmetic type (``type_of()``),
+        which is an ordinary local in the output, the header says: libm code keeps a value in a volatile
+        local to have it rounded to its type (newlib's rintf: ``w = TWO23[sx] + x; return w - TWO23[sx];``),
+        which every target's float and double arithmetic does (FLT_EVAL_METHOD 0); the accesses
+        themselves are not kept."""
         if extern:
             raise error(co, f"local 'extern' variable '{name}' is not supported", "move it to file scope")
         if volatile:
-            raise error(co, f"volatile variable '{name}' cannot be vectorized")
+            t = T.strip_spelling(type_of()) if type_of is not None else None
+            if t is None or not t.is_arith():
+                raise error(co, f"volatile variable '{name}' cannot be vectorized",
+                            "a volatile local of an arithmetic type is read as an ordinary one; drop 'volatile'")
+            self.assume(f"the volatile local '{name}' ({co}) is an ordinary variable: the output keeps its values, "
+                        "not its accesses")
 
     def cleanup_attribute(self, co: Coord, name: str, hint: str = "") -> ExpandError:
         return error(co, f"'__attribute__ ((cleanup))' on '{name}' is not supported",

@@ -1246,7 +1246,8 @@ class ClangReader(Builder):
         co = self.decl_coord(d)
         sc = d.storage_class
         words, quals = self.spec(d)
-        self.local_storage(co, d.spelling, sc == ci.StorageClass.EXTERN, "volatile" in quals)
+        self.local_storage(co, d.spelling, sc == ci.StorageClass.EXTERN, "volatile" in quals,
+                           lambda: self.ctype(d.type, words, co))
         for a in d.get_children():
             if a.kind == K.UNEXPOSED_ATTR and any(t.spelling.strip("_") == "cleanup" for t in a.get_tokens()):
                 raise self.cleanup_attribute(co, d.spelling,

@@ -860,7 +860,7 @@ class Reader(Builder):
         if isinstance(d.type, (c_ast.FuncDecl, ext_c_ast.FuncDeclExt)):
             self.declare_global(d, defined=False)
             return []
-        self.local_storage(co, d.name, "extern" in storage, "volatile" in quals)
+        self.local_storage(co, d.name, "extern" in storage, "volatile" in quals, lambda: self.ctype(d.type))
         if d.name is None:
             self.ctype(d.type)
             return []

@@ -348,7 +348,8 @@ def compile_scalar(src: Path, obj: Path, isa, flags: Flags, extra_incs: list[str
     from expand.check.verify import COMPILE_FLAGS
 
     s = Scalar(src.name, str(obj))
-    cmd = [*isa.cc, *(f for f in COMPILE_FLAGS if f != "-Werror"), *isa.cflags, *flags.cflags, *[f"-I{d}" for d in extra_incs], *flags.cpp(),
+    cmd = [*isa.cc, *(f for f in COMPILE_FLAGS if f != "-Werror"), *isa.cflags, *flags.cflags,
+           *[f"-I{d}" for d in extra_incs], *flags.cpp(),
            "-c", str(src), "-o", str(obj)]
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=600)

@@ -22,7 +22,7 @@ CASES = {
     "duffs_device": ("int f(int x) { int s = 0; switch (x & 1) { case 0: while (s < 4) { s++; case 1: s += 2; } }"
                      " return s; }", "Duff's device"),
     "static_written": ("int f(int x) { static int n; n = n + x; return n; }", "static"),
-    "volatile_local": ("int f(int x) { volatile int y = x; return y; }", "volatile"),
+    "volatile_local": ("int f(int x) { volatile int y[2] = {x, x}; return y[0]; }", "volatile"),
     "varargs": ("int f(int x, ...) { return x; }", "variadic"),
     "vla": ("int f(int n) { int a[n]; a[0] = n; return a[0]; }", "variable-length"),
     "struct_param": ("struct s { int a; };\nint f(struct s v) { return v.a; }", "cannot be expanded"),

@@ -36,6 +36,17 @@ double f(double x) {
 }
 int s(double x) { return signbit(x); }
 """,
+    # a volatile local that makes a value round to its type (newlib's common/sf_rint.c): an ordinary local
+    "volatile_rounding": """static const float TWO23[2] = {8.3886080000e+06f, -8.3886080000e+06f};
+float f(float x) {
+    volatile float w;
+    int sx = x < 0.0f;
+    if (!(x > -8388608.0f && x < 8388608.0f))
+        return x;
+    w = TWO23[sx] + x;
+    return w - TWO23[sx];
+}
+""",
     # nan("") and nanf(""), as newlib's fdlibm wrappers (w_acos.c: return nan("");) write them: GCC's
     # constants (glibc's nan gives the same quiet NaN)
     "nan_calls": """#include <math.h>
@@ -175,3 +186,12 @@ def test_idiom_through_libclang(tmp_path: Path, name: str) -> None:
 @pytest.mark.parametrize("isa_name", ["sse2", "sse4.1", "avx2", "avx512"])
 def test_x86_barriers(tmp_path: Path, isa_name: str, frontend: str) -> None:
     check_source(tmp_path, "x86_barriers", X86_BARRIERS.replace("_Float128", "double"), isa_name, frontend=frontend)
+
+
+@pytest.mark.parametrize("frontend", ["pycparser", "clang"])
+def test_volatile_local_is_an_ordinary_one_and_the_header_says_so(tmp_path: Path, frontend: str) -> None:
+    from expand_case import expand_source
+    _, _, res = expand_source(tmp_path, "v", CASES["volatile_rounding"], "avx2", frontend=frontend)
+    assert "Assumes (f): the volatile local 'w' (" in res.text and "is an ordinary variable: the output keeps" \
+        in " ".join(res.text.split())
+    assert "volatile" not in res.text.split("*/", 1)[1]

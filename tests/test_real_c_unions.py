@@ -104,6 +104,18 @@ class Case:
 
 
 CASES: dict[str, Case] = {
+    # newlib's s_infinity.c: INSERT_WORDS of two constants, then the value (a MemoryError: the constant
+    # folding of the words' masks evaluated a shift by a mask's value whatever the operation)
+    "insert_constant_words": Case("""
+double f(double y)
+{
+  double x;
+  INSERT_WORDS (x, 0x7ff00000, 0);
+  if (y > 1.0)
+    INSERT_WORDS (x, 0x3ff00000, 0x1);
+  return x + y;
+}
+"""),
     # glibc's floor (dbl-64 s_floor.c's generic C path), under masks throughout
     "floor_words": Case("""
 double f(double x)

@@ -260,12 +260,13 @@ def test_newlib_files() -> None:
     """newlib 3.3's libm/math (fdlibm, real code nobody here wrote, with the system's headers): expf and logf,
     sinf through kf_rem_pio2.c (which has a -Wmaybe-uninitialized: the library's own code is compiled
     without -Werror, as verify compiles scalar sources), a wrapper with _LIB_VERSION as newlib's configure
-    leaves it, and sincosf (a libm function of its own: compiled with -fno-builtin, or GCC makes it call itself)."""
+    leaves it, and sincosf (a libm function of its own: compiled with -fno-builtin, or GCC makes it call itself);
+    drem, an old-style (K&R) definition, and acosf's wrapper, which returns nan("")."""
     from mathlib.corpus import NEWLIB_DEFINES, newlib_math
     from mathlib.source_tree import Flags
 
     math_dir, incs = newlib_math()
-    files = ["ef_exp.c", "ef_log.c", "sf_sin.c", "wf_exp.c", "wf_sincos.c", "s_floor.c"]
+    files = ["ef_exp.c", "ef_log.c", "sf_sin.c", "wf_exp.c", "wf_sincos.c", "s_floor.c", "w_drem.c", "wf_acos.c"]
     report = run(math_dir, "avx2", jobs=2, n_random=2000, files=files,
                  flags=Flags(include_dirs=incs, defines=NEWLIB_DEFINES, origin="newlib"))
     by = {r.file: r for r in report.rows}

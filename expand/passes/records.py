@@ -164,8 +164,8 @@ def _bin(op: str, a: Expr, b: Expr) -> Expr:
     t = a.type
     assert isinstance(t, T.Int)
     av, bv = fold_int(a), fold_int(b)
-    if av is not None and bv is not None:
-        v = {"&": av & bv, "|": av | bv, "<<": av << bv, ">>": av >> bv}[op]
+    if av is not None and bv is not None:  # (only ``op``: a shift by a mask's value would not end)
+        v = av & bv if op == "&" else av | bv if op == "|" else av << bv if op == "<<" else av >> bv
         return _const(t, v)
     if op in ("<<", ">>") and bv == 0:
         return a

@@ -1,5 +1,5 @@
 int f(int x)
 {
-    volatile int y = x;
-    return y;
+    volatile int y[2] = {x, x};
+    return y[0];
 }
