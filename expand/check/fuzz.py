@@ -2028,7 +2028,7 @@ class Gen:
         if word == "static":  # state shared between calls
             lines = ["static int calls = 0;", f"calls = calls + {sel};", "log_i32(90, calls);"]
         elif word == "volatile":
-            lines = [f"volatile int vol = {sel};", "log_i32(91, vol);"]
+            lines = [f"volatile int vol[2] = {{{sel}, 1}};", "log_i32(91, vol[0]);"]  # (a scalar one is read)
         else:
             lines = ['__asm__("nop");']  # (an empty template is a barrier expand takes)
         pos = self.rng.randrange(len(f.body))  # before the final return
