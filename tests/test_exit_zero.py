@@ -197,9 +197,9 @@ void sincosf(float x, float *sinx, float *cosx)
 
 @pytest.mark.parametrize("isa_name", ["avx2", "neon", "altivec"])
 def test_a_libm_function_of_its_own_verifies(tmp_path: Path, isa_name: str, capsys) -> None:
-    """A scalar function that is a libm function (newlib's sincosf) is compiled as libraries compile theirs,
-    -fno-builtin: GCC made its sinf and cosf calls one call of sincosf, itself, and the harness ran out of
-    stack in the scalar reference."""
+    """newlib's sincosf verifies: GCC made the scalar reference's sinf and cosf calls one call of sincosf,
+    itself, and the harness ran out of stack; the reference is compiled without those two builtins
+    (expand.ir.libc.COMBINED_INTO)."""
     src = tmp_path / "wf_sincos.c"
     src.write_text(NEWLIB_SINCOSF)
     rc = expand_main([str(src), "--isa", isa_name, "--verify", "--random", "2000", "-o", str(tmp_path / "o.c")])

@@ -258,10 +258,10 @@ def test_update_merges_rows_into_the_table(fake_report: Report, tmp_path: Path) 
 @pytest.mark.slow
 def test_newlib_files() -> None:
     """newlib 3.3's libm/math (fdlibm, real code nobody here wrote, with the system's headers): expf and logf,
-    sinf through kf_rem_pio2.c (which has a -Wmaybe-uninitialized: the library's own code is compiled
-    without -Werror, as verify compiles scalar sources), a wrapper with _LIB_VERSION as newlib's configure
-    leaves it, and sincosf (a libm function of its own: compiled with -fno-builtin, or GCC makes it call itself);
-    drem, an old-style (K&R) definition, and acosf's wrapper, which returns nan("")."""
+    sinf through kf_rem_pio2.c (which has a -Wmaybe-uninitialized, an error in the scan no more), a wrapper
+    with _LIB_VERSION as newlib's configure leaves it, sincosf (compiled without the sinf and cosf builtins,
+    or GCC makes it call itself), drem, an old-style (K&R) definition, and acosf's wrapper, which returns
+    nan("")."""
     from mathlib.corpus import NEWLIB_DEFINES, newlib_math
     from mathlib.source_tree import Flags
 

@@ -60,7 +60,7 @@ from typing import Protocol
 from emit.host import why_not_here
 from emit.isa import lane_kind, scalar_ctype
 from expand.cache import cache_root
-from expand.ir.libc import is_libm_function
+from expand.ir.libc import COMBINED_INTO
 from expand.ir.types import BASIC_TYPES, Array, CType, Float, Int, Pointer, Record, Void, strip_spelling
 
 #: Most edge combinations tested when the cross product of several edge sets is larger.
@@ -1205,11 +1205,10 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
                                    else []) + [(n, strip_spelling(t)) for n, t in global_vars if n != "errno"],
                          time_limit=max(1, math.ceil(min(timeout, 1 << 30))), moving=list(moving))
 
-    if is_libm_function(scalar_name):
-        # (a scalar function that is a libm function itself is compiled as libraries compile theirs: GCC
-        # otherwise calls a builtin in place of its own code, newlib's sincosf one sincosf call for its sinf
-        # and cosf calls, which is itself: a recursion without end)
-        scalar_cflags = ["-fno-builtin", *scalar_cflags]
+    if scalar_name in COMBINED_INTO:
+        # (a scalar sincosf written as sinf and cosf calls, newlib's: GCC makes them one call of sincosf,
+        # itself, a recursion without end; without those two builtins it calls the library's sinf and cosf)
+        scalar_cflags = [*(f"-fno-builtin-{b}" for b in COMBINED_INTO[scalar_name]), *scalar_cflags]
     own_dir = workdir is None
     wd = Path(tempfile.mkdtemp(prefix="expand-verify-")) if workdir is None else Path(workdir)
     wd.mkdir(parents=True, exist_ok=True)

@@ -71,10 +71,11 @@ STORES_ERRNO_HIDDEN: dict[str, str] = {
     "sincos": "void ({})(double, double *, double *)", "sincosf": "void ({})(float, float *, float *)"}
 
 
-def is_libm_function(name: str) -> bool:
-    """``name`` is a libm function GCC knows (a builtin it may call in place of other calls: sinf and cosf
-    of one argument become one sincosf)."""
-    return name in LIBM or name in STORES_ERRNO_HIDDEN or name in ("sincosl", "frexp", "frexpf", "modf", "modff")
+#: libm functions GCC makes a call of in place of other builtins' calls (at -O2, without -ffast-math): sin
+#: and cos of one argument become one sincos. Such a function's own definition written with those calls
+#: (newlib's ``sincosf``: ``*s = sinf (x); *c = cosf (x);``) would call itself: name -> the builtins to turn off.
+COMBINED_INTO: dict[str, tuple[str, ...]] = {
+    "sincos": ("sin", "cos"), "sincosf": ("sinf", "cosf"), "sincosl": ("sinl", "cosl")}
 
 
 def errno_hidden(func: str) -> bool:
