@@ -25,24 +25,30 @@ def cache_root() -> Path:
 #: the last ``KEEP_DAYS`` days (another checkout or worktree may be using it now).
 KEEP_NEWEST, KEEP_DAYS = 3, 2.0
 
-_PRUNED: set[str] = set()
+_USED: set[Path] = set()
 
 
-def mark_used(path: Path) -> None:
-    """Note that ``path`` (a cache directory) was used now: ``prune`` goes by the time of last use."""
+def use(path: Path) -> None:
+    """Once per process: ``path`` (a cache directory named ``<kind>-<hex key>``) was used now (``prune``
+    goes by the time of last use), and the directories of its kind that ``prune`` lets go, go."""
+    if path in _USED:
+        return
+    _USED.add(path)
     try:
         os.utime(path)
-    except OSError:
+    except OSError:  # (not made yet: when it is, its time is then)
         pass
+    m = re.fullmatch(r"(.+)-[0-9a-f]+", path.name)
+    if m:
+        prune(m.group(1), path)
 
 
 def prune(prefix: str, current: Path) -> list[Path]:
     """Remove the cache directories ``<prefix>-<hex key>`` beside ``current`` that belong to other code
     versions, but the ``KEEP_NEWEST`` most recently used and those used in the last ``KEEP_DAYS`` days
-    (one check per prefix and process; a directory that cannot go stays). Returns what went."""
-    if prefix in _PRUNED or current.parent != cache_root() or not current.parent.is_dir():
+    (a directory that cannot go stays). Returns what went."""
+    if current.parent != cache_root() or not current.parent.is_dir():
         return []
-    _PRUNED.add(prefix)
     pat = re.compile(rf"{re.escape(prefix)}-[0-9a-f]+")
     others = []
     for d in current.parent.iterdir():

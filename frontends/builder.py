@@ -788,13 +788,18 @@ class Builder(ABC):
             raise error(co, str(exc)) from None
 
     # ------------------------------------------------------------------ calls
-    def nan_builtin(self, name: str) -> str | None:
-        """The NaN builtin a call of ``name`` with a string literal is (``__builtin_nan[s][f]``, and the library's
-        ``nan``/``nanf``, which GCC folds to the same constant, unless the file defines them), else None."""
+    def nan_value(self, co: Coord, name: str, nargs: int, literal: str | None) -> Expr | None:
+        """The constant of a NaN builtin's call (``__builtin_nan[s][f]``, whose one argument must be a string
+        literal, and the library's ``nan``/``nanf`` called with one, which GCC folds to the same constant,
+        unless the file defines them), else None. ``literal``: the call's one argument as written, when it
+        is a string literal."""
         if name in builtins.NANS:
-            return name
-        if name in builtins.NAN_FUNCTIONS and not getattr(self.globals.get(name), "defined_here", False):
-            return builtins.NAN_FUNCTIONS[name]
+            if nargs != 1 or literal is None:
+                raise error(co, f"'{name}' takes one string literal")
+            return builtins.nan_constant(name, literal, co)
+        if name in builtins.NAN_FUNCTIONS and nargs == 1 and literal is not None \
+                and not getattr(self.globals.get(name), "defined_here", False):
+            return builtins.nan_constant(builtins.NAN_FUNCTIONS[name], literal, co)
         return None
 
     def builtin_value(self, co: Coord, name: str, args: list[Expr]) -> Expr | None:

@@ -64,12 +64,12 @@ from expand.ir.nodes import (
 )
 from expand.passes.fold import fold_int
 
-from . import builtins, fenv
+from . import fenv
 from . import initializers as inits
 from .builder import NESTING_HINT, Builder, name_typedef_record, typedef_spelled
 from .csemantics import (
     closing_bracket,
-    knr_parameter_problem,
+    knr_error,
     long_double_literal,
     module_prologue,
     parse_declare_simd,
@@ -579,10 +579,10 @@ class ClangReader(Builder):
             t = t.get_canonical()
         if self.is_knr(d):  # (read as its prototype form where that is the same function)
             for p in d.get_arguments():
-                problem = knr_parameter_problem(p.spelling, self.ctype(p.type, self.spec(p)[0], self.start_coord(p)))
+                problem = knr_error(self.coord(d), d.spelling, p.spelling,
+                                    self.ctype(p.type, self.spec(p)[0], self.start_coord(p)))
                 if problem:
-                    raise error(self.coord(d), f"old-style (K&R) definition of '{d.spelling}': {problem}",
-                                "declare the parameters' types in the parameter list: int f(int x)")
+                    raise problem
         if t.kind == TK.FUNCTIONNOPROTO:
             return T.Func(self.ctype(t.get_result(), self.spec(d)[0], where), (), False)
         params = []
@@ -1452,12 +1452,12 @@ class ClangReader(Builder):
             raise error(co, f"'{name}' (the floating-point environment) is not supported by the clang frontend",
                         "use the pycparser frontend (--frontend pycparser), which reads glibc's SET_RESTORE_ROUND "
                         "and libc_fe* calls")
-        nan = self.nan_builtin(name)
         lit = [self.strip(a) for a in ch[1:]]
-        if nan is not None and (name in builtins.NANS or len(lit) == 1 and lit[0].kind == K.STRING_LITERAL):
-            if len(lit) != 1 or lit[0].kind != K.STRING_LITERAL:
-                raise error(co, f"'{name}' takes one string literal")
-            return builtins.nan_constant(nan, self.slice(lit[0].extent.start.offset, lit[0].extent.end.offset), co)
+        literal = self.slice(lit[0].extent.start.offset, lit[0].extent.end.offset) \
+            if len(lit) == 1 and lit[0].kind == K.STRING_LITERAL else None
+        value = self.nan_value(co, name, len(lit), literal)
+        if value is not None:
+            return value
         args = [self.expr(a) for a in ch[1:]]
         value = self.builtin_value(co, name, args)
         if value is not None:

@@ -9,7 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from expand.ir import types as T
-from expand.ir.diagnostics import error
+from expand.ir.diagnostics import ExpandError, error
 from expand.ir.nodes import (
     Assign,
     Block,
@@ -367,13 +367,17 @@ def module_prologue(text: str, templates: frozenset[str] = frozenset()) -> list[
     return out
 
 
-def knr_parameter_problem(name: str, t: T.CType) -> str:
-    """Why an old-style definition's parameter ``name`` of type ``t`` is not its prototype form's: the
-    caller passes it after the default argument promotions (C11 6.5.2.2p6), so a float comes as a double
-    and a char or short as an int, which the vector function's parameter would not be ("" if none)."""
+def knr_error(co: Coord | None, function: str, name: str, t: T.CType) -> ExpandError | None:
+    """Why an old-style definition's parameter ``name`` of type ``t`` keeps ``function`` from being read as
+    its prototype form, or None: the caller passes the argument after the default argument promotions
+    (C11 6.5.2.2p6), so a float comes as a double and a char or short as an int, which the vector function's
+    parameter would not be."""
     t = T.strip_spelling(t)
     if isinstance(t, T.Float) and t.bits < 64:
-        return f"parameter '{name}' of type '{t}' is passed as a double"
-    if isinstance(t, T.Int) and t.bits < 32:
-        return f"parameter '{name}' of type '{t}' is passed as an int"
-    return ""
+        passed = "a double"
+    elif isinstance(t, T.Int) and t.bits < 32:
+        passed = "an int"
+    else:
+        return None
+    return error(co, f"old-style (K&R) definition of '{function}': parameter '{name}' of type '{t}' is passed as "
+                 f"{passed}", "declare the parameters' types in the parameter list: int f(int x)")

@@ -42,13 +42,13 @@ from expand.ir.nodes import (
 )
 from expand.passes.fold import fold_int
 
-from . import builtins, fenv, force_eval
+from . import fenv, force_eval
 from . import initializers as inits
 from .builder import NESTING_HINT, Builder, name_typedef_record, typedef_spelled
 from .csemantics import (
     closing_bracket,
     include_site,
-    knr_parameter_problem,
+    knr_error,
     long_double_literal,
     module_prologue,
     parse_declare_simd,
@@ -280,7 +280,7 @@ class Reader(Builder):
     def knr_to_prototype(self, fd: c_ast.FuncDef) -> ExpandError | None:
         """An old-style definition (``double drem(x, y) double x, y; { ... }``, fdlibm's and newlib's) read
         as its prototype form, ``double drem(double x, double y)``: the same function where the default
-        argument promotions change no parameter's type (``knr_parameter_problem``); else the error that
+        argument promotions change no parameter's type (``knr_error``); else the error that
         says why not, the function declared without a prototype."""
         fdecl = fd.decl.type
         if not isinstance(fdecl, (c_ast.FuncDecl, ext_c_ast.FuncDeclExt)) or fdecl.args is None \
@@ -293,11 +293,10 @@ class Reader(Builder):
             if d is None:  # (no declaration: int)
                 d = c_ast.Decl(p.name, [], [], [], [], c_ast.TypeDecl(p.name, [], None, c_ast.IdentifierType(["int"])),
                                None, None, coord=p.coord)
-            problem = knr_parameter_problem(d.name, self.ctype(d.type))
+            problem = knr_error(self.coord(fd.decl), fd.decl.name, d.name, self.ctype(d.type))
             if problem:  # (declared without a prototype, as C sees it: its callers promote the arguments)
                 fdecl.args = None
-                return error(self.coord(fd.decl), f"old-style (K&R) definition of '{fd.decl.name}': {problem}",
-                             "declare the parameters' types in the parameter list: int f(int x)")
+                return problem
             params.append(d)
         fdecl.args.params = params
         fd.param_decls = None
@@ -1009,12 +1008,11 @@ class Reader(Builder):
         if node.args is not None and not isinstance(node.args, c_ast.ExprList):  # __builtin_offsetof(T, m), ...
             raise error(co, f"builtin '{name}' is not supported")
         raw = node.args.exprs if node.args else []
-        nan = self.nan_builtin(name)
-        if nan is not None and (name in builtins.NANS or len(raw) == 1 and isinstance(raw[0], c_ast.Constant)
-                                and raw[0].type == "string"):
-            if len(raw) != 1 or not (isinstance(raw[0], c_ast.Constant) and raw[0].type == "string"):
-                raise error(co, f"'{name}' takes one string literal")
-            return builtins.nan_constant(nan, raw[0].value, co)
+        literal = raw[0].value if len(raw) == 1 and isinstance(raw[0], c_ast.Constant) and raw[0].type == "string" \
+            else None
+        value = self.nan_value(co, name, len(raw), literal)
+        if value is not None:
+            return value
         args = [self.expr(a) for a in raw]
         value = self.builtin_value(co, name, args)
         if value is not None:

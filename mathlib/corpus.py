@@ -55,7 +55,8 @@ def shim_dir() -> Path:
 
 
 def cache_dir() -> Path:
-    """Where the glibc sources are extracted (``EXPAND_GLIBC_DIR`` or ``mathlib/glibc``)."""
+    """Where the glibc sources (and newlib's: ``newlib_math``) are extracted (``EXPAND_GLIBC_DIR`` or
+    ``mathlib/glibc``)."""
     env = os.environ.get("EXPAND_GLIBC_DIR")
     return Path(env).expanduser().resolve() if env else MATHLIB_DIR / "glibc"
 

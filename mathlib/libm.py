@@ -274,21 +274,8 @@ def store() -> Path | None:
     if os.environ.get("EXPAND_LIBM_STORE", "").lower() in ("off", "0", "no"):
         return None
     st = cache_root() / f"expandm-units-{code_key()}"
-    _used_once(st, "expandm-units")
+    cache.use(st)  # (older versions' stores go: expand/cache.py)
     return st
-
-
-_USED: set[Path] = set()
-
-
-def _used_once(path: Path, prefix: str) -> None:
-    """Once per process: ``path``'s time of last use is now, and older code versions' directories of its
-    kind that have not been used for days go (``expand.cache.prune``)."""
-    if path in _USED:
-        return
-    _USED.add(path)
-    cache.mark_used(path)
-    cache.prune(prefix, path)
 
 
 def _copy_in(src: Path, dst: Path) -> None:
@@ -839,7 +826,7 @@ def ensure(isas: Sequence[str], functions: Sequence[str], out: Path | None = Non
     into ``out`` (default: the cache, ``<cache_root>/expandm-<code key>``) where missing."""
     if out is None:
         out = cache_root() / f"expandm-{code_key()}"
-        _used_once(out, "expandm")
+        cache.use(out)
     out = Path(out)
     plan: dict[str, list[str]] = {}
     for n in isas:

@@ -353,7 +353,7 @@ def compile_scalar(src: Path, obj: Path, isa, flags: Flags, extra_incs: list[str
     from expand.check.verify import COMPILE_FLAGS
 
     s = Scalar(src.name, str(obj))
-    cmd = [*isa.cc, *COMPILE_FLAGS, *(() if getattr(isa, "clang", False) else SCAN_CFLAGS), *isa.cflags, *flags.cflags,
+    cmd = [*isa.cc, *COMPILE_FLAGS, *(() if isa.clang else SCAN_CFLAGS), *isa.cflags, *flags.cflags,
            *[f"-I{d}" for d in extra_incs], *flags.cpp(),
            "-c", str(src), "-o", str(obj)]
     try:

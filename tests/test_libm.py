@@ -138,8 +138,7 @@ def test_older_code_versions_leave_the_cache(tmp_path: Path, monkeypatch) -> Non
     from expand import cache
     root = tmp_path / "cache"
     monkeypatch.setenv("EXPAND_CACHE_DIR", str(root))
-    monkeypatch.setattr(cache, "_PRUNED", set())
-    monkeypatch.setattr(libm, "_USED", set())
+    monkeypatch.setattr(cache, "_USED", set())
     now = time.time()
     ages = {"a1": 30, "a2": 20, "a3": 10, "a4": 5, "a5": 1, "a6": 0.5}  # days since last use
     for key, days in ages.items():

@@ -45,9 +45,13 @@ from expand.ir.nodes import (
     Symbol,
     Unary,
     Var,
+    path_root,
     stmt_exprs,
     walk_stmts,
 )
+
+#: the words of every such warning (expand-fuzz tells them by it: expand/check/fuzz.py)
+UNORDERED = "C leaves the order of the two open"
 
 #: what an expression writes through calls (variable -> the first call that writes it) and reads
 _Effects = tuple[dict[Symbol, Call], set[Symbol]]
@@ -94,7 +98,7 @@ class _Finder:
             return self.effects(e.base)
         if isinstance(e, Index) and isinstance(e.base.type, T.Array):  # (an element of an array variable)
             writes, reads = self.place(e)
-            root = _root(e.base)
+            root = _var(path_root(e.base))
             return writes, reads | ({root} if root is not None else set())
         if isinstance(e, (Aggregate, InitList)) or e.children():
             parts = [self.effects(c) for c in e.children()]
@@ -149,7 +153,7 @@ class _Finder:
         self.warnings[key] = ExpandWarning(
             call.coord,
             f"the call of '{call.func}' writes '{sym.name}' (its address is an argument), which the same expression "
-            f"also {how}: C leaves the order of the two open; expand {expand_order}, a C compiler may not, and the "
+            f"also {how}: {UNORDERED}; expand {expand_order}, a C compiler may not, and the "
             "scalar build can then compute another value than the vector code",
             f"make the call a statement of its own ('t = {call.func}(...);', then the expression with 't')")
 
@@ -175,18 +179,9 @@ def _addressed(a: Expr) -> Symbol | None:
     if isinstance(a, Var) and isinstance(a.type, T.Array):
         return a.sym
     if isinstance(a, Unary) and a.op == "&":
-        return _root(a.operand)
+        return _var(path_root(a.operand))
     return None
 
 
-def _root(e: Expr) -> Symbol | None:
-    """The variable a place names (through members and array indexes, not through pointers)."""
-    while True:
-        if isinstance(e, Var):
-            return e.sym
-        if isinstance(e, Member) and not e.arrow:
-            e = e.base
-        elif isinstance(e, Index) and isinstance(e.base.type, T.Array):
-            e = e.base
-        else:
-            return None
+def _var(e: Expr) -> Symbol | None:
+    return e.sym if isinstance(e, Var) else None

@@ -96,6 +96,24 @@ static void vfy_on_signal(int sig) {
     raise(sig);
 }
 
+/* vfy_on_signal for the faults, on a stack of its own: a stack overflow in a call (a runaway recursion)
+   is reported at its side too. */
+static void vfy_catch_faults(void) {
+    static char stack[1 << 16];
+    stack_t ss;
+    memset(&ss, 0, sizeof ss);
+    ss.ss_sp = stack;
+    ss.ss_size = sizeof stack;
+    sigaltstack(&ss, 0);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = vfy_on_signal;
+    sa.sa_flags = SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+    for (unsigned k = 0; k < sizeof sigs / sizeof sigs[0]; k++) sigaction(sigs[k], &sa, 0);
+}
+
 extern ${ret} vfy_scalar(${proto}) __asm__("${scalar_symbol}");
 
 static uint64_t vfy_state;
@@ -435,19 +453,7 @@ int main(int argc, char **argv) {
     //@ Per-lane arrays: the scalar side spelled like the prototype, the vector side in stdint names;
     //@ vfy_b_*: bit patterns.
     ${declarations}
-    //@ (on a stack of their own: a stack overflow in a call, a runaway recursion, is reported at its side too)
-    static char vfy_alt_stack[1 << 16];
-    stack_t vfy_ss;
-    memset(&vfy_ss, 0, sizeof vfy_ss);
-    vfy_ss.ss_sp = vfy_alt_stack;
-    vfy_ss.ss_size = sizeof vfy_alt_stack;
-    sigaltstack(&vfy_ss, 0);
-    struct sigaction vfy_sa;
-    memset(&vfy_sa, 0, sizeof vfy_sa);
-    vfy_sa.sa_handler = vfy_on_signal;
-    vfy_sa.sa_flags = SA_ONSTACK;
-    sigemptyset(&vfy_sa.sa_mask);
-    sigaction(SIGSEGV, &vfy_sa, 0); sigaction(SIGBUS, &vfy_sa, 0); sigaction(SIGFPE, &vfy_sa, 0); sigaction(SIGILL, &vfy_sa, 0);
+    vfy_catch_faults();
     //@if time_limit
     signal(SIGALRM, vfy_on_signal); alarm(${time_limit}U);
     //@endif

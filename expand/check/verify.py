@@ -1205,10 +1205,6 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
                                    else []) + [(n, strip_spelling(t)) for n, t in global_vars if n != "errno"],
                          time_limit=max(1, math.ceil(min(timeout, 1 << 30))), moving=list(moving))
 
-    if scalar_name in COMBINED_INTO:
-        # (a scalar sincosf written as sinf and cosf calls, newlib's: GCC makes them one call of sincosf,
-        # itself, a recursion without end; without those two builtins it calls the library's sinf and cosf)
-        scalar_cflags = [*(f"-fno-builtin-{b}" for b in COMBINED_INTO[scalar_name]), *scalar_cflags]
     own_dir = workdir is None
     wd = Path(tempfile.mkdtemp(prefix="expand-verify-")) if workdir is None else Path(workdir)
     wd.mkdir(parents=True, exist_ok=True)
@@ -1237,7 +1233,7 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
         # The generated code is held to -Wall -Werror, not the user's headers it includes (as system
         # headers: no warnings from them), nor the user's own sources (compiled without -Werror).
         sys_cpp = [f"-isystem{d}" for d in [*include_dirs, *src_dirs]] + macros
-        scalar_base = _scalar_flags(base, isa)
+        scalar_base = _scalar_flags(base, isa, scalar_name)
         objs: list[str] = []
         try:
             for n, src in enumerate([*scalar_sources, *link_files]):
@@ -1325,7 +1321,8 @@ def verify(*, scalar_sources: Sequence[Path], scalar_name: str, vector_c: str, v
         summary, verdict = m.group(0), "ok" if mism == 0 and p.returncode == 0 else "mismatch"
         if mism:
             ks = re.findall(r"^mismatch: input (\d+) ", p.stdout, re.M)[:MAX_PRINTED]
-            ub = _ub_probe(ks, isa, wd, base, list(scalar_cflags), cpp, [*scalar_sources, *link_files], libs, cmd)
+            ub = _ub_probe(ks, isa, wd, scalar_base, list(scalar_cflags), cpp, [*scalar_sources, *link_files], libs,
+                           cmd)
             if ub:
                 kinds = {f"{Path(f).name}:{line}: {re.sub(r'0x[0-9a-fA-F]+|-?[0-9]+', 'N', what)}": None
                          for _, f, line, what in ub}
@@ -1398,7 +1395,8 @@ def _probe_values(cmd: list[str], wd: Path, ks: list[int]) -> dict[int, str]:
 UBSAN = "-fsanitize=undefined,float-cast-overflow"
 
 
-def _ub_probe(inputs: list[str], isa: IsaLike, wd: Path, base: list[str], scalar_cflags: list[str], cpp: list[str],
+def _ub_probe(inputs: list[str], isa: IsaLike, wd: Path, scalar_base: list[str], scalar_cflags: list[str],
+              cpp: list[str],
               sources: Sequence[Path], libs: Sequence[str], cmd: list[str]) -> list[tuple[str, str, str, str]]:
     """The harness again, its scalar sources built with ``-fsanitize=undefined``, on ``inputs`` alone
     (its probe mode): [(input, file, line, what)] for each undefined behaviour UBSan reports. Empty when
@@ -1413,7 +1411,7 @@ def _ub_probe(inputs: list[str], isa: IsaLike, wd: Path, base: list[str], scalar
                 objs.append(str(src))
                 continue
             obj = wd / f"ub{n}_{src.stem}.o"
-            _run(_scalar_flags(base, isa) + scalar_cflags + cpp + [UBSAN, "-c", str(src), "-o", str(obj)],
+            _run(scalar_base + scalar_cflags + cpp + [UBSAN, "-c", str(src), "-o", str(obj)],
                  f"compiling {src} with -fsanitize=undefined", wd, COMPILE_TIMEOUT)
             objs.append(str(obj))
         exe = wd / "harness_ub"
@@ -1433,17 +1431,20 @@ def _ub_probe(inputs: list[str], isa: IsaLike, wd: Path, base: list[str], scalar
     return out
 
 
-def _scalar_flags(base: list[str], isa: IsaLike) -> list[str]:
+def _scalar_flags(base: list[str], isa: IsaLike, scalar_name: str) -> list[str]:
     """The flags for the scalar sources: without -Werror (the user's code), and without -fopenmp-simd,
     with which GCC would make vector clones of a function declared '#pragma omp declare simd', under
     the names the vector file's --abi entry points have (the pragma is then an unknown one). GCC's also
     get -fno-tree-builtin-call-dce: at -O2 GCC calls a libm function whose value is dead only when its
     argument overflows (``if (y > 38.5f) exp10f(y)``), so the reference lost the ERANGE of an underflow
     the vector code's call keeps (expand-fuzz 20261127-48); with it the reference makes the call as C's
-    abstract machine does, and errno is the library's. Last, the table's ``reference_cflags`` (instructions
-    its emulator computes wrong, emit/altivec.py)."""
+    abstract machine does, and errno is the library's. A scalar ``sincosf`` (``sincos``, ``sincosl``) gets
+    -fno-builtin-sinf -fno-builtin-cosf: written as sinf and cosf calls (newlib's), GCC makes them one call
+    of sincosf, itself, a recursion without end (``COMBINED_INTO``). Last, the table's ``reference_cflags``
+    (instructions its emulator computes wrong, emit/altivec.py)."""
     return [f for f in base if f not in ("-Werror", "-fopenmp-simd")] + ["-Wno-unknown-pragmas"] \
-        + _abstract_machine_calls(isa.clang) + list(isa.reference_cflags)
+        + _abstract_machine_calls(isa.clang) + [f"-fno-builtin-{b}" for b in COMBINED_INTO.get(scalar_name, ())] \
+        + list(isa.reference_cflags)
 
 
 def _abstract_machine_calls(clang: bool) -> list[str]:

@@ -644,6 +644,14 @@ class NameMaker:
         return s
 
 
+def path_root(e: Expr) -> Expr:
+    """The object an access path starts from, through members and array indexes but not pointers: ``s``
+    of ``s.a[i].b``, ``tab[k]`` of ``tab[k].c`` (``tab`` a pointer), ``*p`` of ``p->x``."""
+    while isinstance(e, Member) and not e.arrow or isinstance(e, Index) and isinstance(e.base.type, Array):
+        e = e.base
+    return e
+
+
 def is_local_array(sym: Symbol) -> bool:
     """A local array (each lane has its own copy: expand/passes/local_arrays.py)."""
     return sym.kind == "local" and isinstance(sym.type, Array)

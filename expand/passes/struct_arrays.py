@@ -44,12 +44,13 @@ from expand.ir.nodes import (
     as_type,
     is_local_array,
     map_stmt_exprs,
+    path_root,
     stmt_exprs,
     walk_stmts,
 )
 from expand.ir.visitor import rewrite_nested
 from expand.passes.fold import fold_expr
-from expand.passes.struct_fields import member_copies, member_part, members_ok, padded, root
+from expand.passes.struct_fields import member_copies, member_part, members_ok, padded
 
 #: the most member arrays one array of structs may become
 MAX_MEMBERS = 32
@@ -135,14 +136,14 @@ def _memory(e: Expr) -> bool:
     if isinstance(e, Var):
         return e.sym.kind == "global"
     if isinstance(e, Index):
-        return _access(e) is None and not (isinstance(root(e), Var) and root(e).sym.kind == "local")
+        return _access(e) is None and not (isinstance(path_root(e), Var) and path_root(e).sym.kind == "local")
     return isinstance(e, Member) or isinstance(e, Unary) and e.op == "*"
 
 
 def _local_struct(e: Expr) -> bool:
     """A local struct or a struct member of one (``s``, ``s.c``): expand/passes/struct_fields.py
     splits or records.py keeps it; either reads and writes its members."""
-    r = root(e)
+    r = path_root(e)
     return isinstance(r, Var) and r.sym.kind in ("local", "param") and not isinstance(r.sym.type, T.Array)
 
 
@@ -154,18 +155,18 @@ def _misused(s: Stmt, candidates: set[Symbol]) -> set[Symbol]:
         ours_t = ta is not None and ta[0] in candidates
         ours_v = va is not None and va[0] in candidates
         if ours_t and (ours_v or isinstance(s.value, Aggregate) or _memory(s.value) or _local_struct(s.value)):
-            ok.add(id(root(s.target)))
+            ok.add(id(path_root(s.target)))
             if ours_v:
-                ok.add(id(root(s.value)))
+                ok.add(id(path_root(s.value)))
         elif ours_v and (_local_struct(s.target) or _memory(s.target) and not padded(s.target.type)):
-            ok.add(id(root(s.value)))
+            ok.add(id(path_root(s.value)))
     bad: set[Symbol] = set()
     for e in stmt_exprs(s):
         for n in e.walk():
             if isinstance(n, (Member, Index)) and not isinstance(n.type, (T.Record, T.Array)):
                 a = _access(n)
                 if a is not None and a[0] in candidates:
-                    ok.add(id(root(n)))
+                    ok.add(id(path_root(n)))
         for n in e.walk():
             if isinstance(n, Var) and n.sym in candidates and id(n) not in ok:
                 bad.add(n.sym)

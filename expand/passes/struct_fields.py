@@ -48,6 +48,7 @@ from expand.ir.nodes import (
     Var,
     map_expr,
     map_stmt_exprs,
+    path_root,
     stmt_exprs,
     walk_stmts,
     zero_const,
@@ -170,19 +171,19 @@ def _misused(s: Stmt, candidates: set[Symbol]) -> set[Symbol]:
         ours_t = tp is not None and tp[0] in candidates
         ours_v = vp is not None and vp[0] in candidates
         if ours_t and (ours_v or isinstance(s.value, Aggregate) or _memory(s.value)):
-            ok.add(id(root(s.target)))
+            ok.add(id(path_root(s.target)))
             if ours_v:
-                ok.add(id(root(s.value)))
+                ok.add(id(path_root(s.value)))
             if isinstance(s.value, Aggregate):  # (members given as whole structs: ``ray r = {o, d}``)
-                ok.update(id(root(v)) for _, v in s.value.items if _is_record(v) and _path(v) is not None)
+                ok.update(id(path_root(v)) for _, v in s.value.items if _is_record(v) and _path(v) is not None)
         elif ours_v and _memory(s.target) and not padded(s.target.type):
-            ok.add(id(root(s.value)))  # (with padding, C's copy writes bytes the members do not: records.py)
+            ok.add(id(path_root(s.value)))  # (with padding, C's copy writes bytes the members do not: records.py)
     for e in stmt_exprs(s):
         for n in e.walk():
             if _scalar_access(n):
                 a = _access(n)
                 if a is not None and a[0] in candidates:
-                    ok.add(id(root(n)))
+                    ok.add(id(path_root(n)))
         for n in e.walk():
             if isinstance(n, Var) and n.sym in candidates and id(n) not in ok:
                 bad.add(n.sym)
@@ -193,14 +194,6 @@ def _scalar_access(n: Expr) -> bool:
     """``n`` names a scalar member or element (``v.a``, ``v.a[i]``), not a struct or array."""
     return isinstance(n, (Member, Index)) and not (isinstance(n, Member) and n.arrow) \
         and not isinstance(n.type, (T.Record, T.Array))
-
-
-def root(e: Expr) -> Expr:
-    """The object an access path starts from: ``s`` of ``s.a[i].b``, ``tab[k]`` of ``tab[k].c``,
-    ``*p`` of ``p->x``."""
-    while isinstance(e, Member) and not e.arrow or isinstance(e, Index) and isinstance(e.base.type, T.Array):
-        e = e.base
-    return e
 
 
 # ----------------------------------------------------------------------------- copies in C's order
@@ -218,7 +211,7 @@ def _hoist_indexes(s: Assign, names: NameMaker) -> list[Assign]:
     memory) is computed once into a temporary (``s = tab[s.n]``: ``s_idx = s.n``, then the members
     from ``tab[s_idx]``), as C evaluates them once, before the copy. ``s`` is changed in place; the
     temporaries' assignments are returned, to go first."""
-    top = root(s.target)
+    top = path_root(s.target)
     local = top.sym if isinstance(top, Var) and top.sym.kind != "global" else None
 
     def hazard(ix: Expr) -> bool:
@@ -231,7 +224,7 @@ def _hoist_indexes(s: Assign, names: NameMaker) -> list[Assign]:
     def walk(e: Expr) -> None:
         while isinstance(e, Member) and not e.arrow or isinstance(e, Index):
             if isinstance(e, Index) and fold_int(e.index) is None and hazard(e.index):
-                base = root(e.base)
+                base = path_root(e.base)
                 tmp = names.local(f"{base.sym.name if isinstance(base, Var) else 'copy'}_idx", e.index.type, s.coord)
                 out.append(Assign(s.coord, Var(tmp.type, tmp), e.index))
                 e.index = Var(tmp.type, tmp)
