@@ -8,7 +8,8 @@ shows its diagnostic, and counts as a failure only when the diagnostic is not th
 expects). Prints a Markdown table (one row per function, one column per ISA, each cell the number of inputs
 compared with 0 mismatches, or what failed); with ``--readme`` it also replaces the table between
 the ``<!-- matrix -->`` markers of that file. Native ISAs get 100,000 random inputs per function,
-emulated ones (run under qemu) 20,000, each on top of the edge set. An ISA this host cannot run
+emulated ones (run under qemu) 20,000, each on top of the edge set (``--random N,M`` sets the two;
+the README's test run takes fewer: tests/conftest.py ``TEST_RANDOM``). An ISA this host cannot run
 (emit/host.py: AVX-512 on a CPU without it) is expanded, compiled and linked, and its cells say
 "compiled, not run here".
 """
@@ -38,20 +39,26 @@ def loop_kernels() -> list[CorpusFunction]:
     return [CorpusFunction(p.stem, p, p.stem, [], [], ["m"]) for p in sorted(LOOPS.glob("*.c"))]
 
 
+#: random inputs per function on a native ISA and on one run under qemu (on top of the edge set)
+RANDOM = (100_000, 20_000)
+
 #: suite kernel -> the diagnostic expand gives for it today (mathlib.suite)
 EXPECTED_DIAGNOSTICS = {k.name: k.diagnostic for k in KERNELS if k.diagnostic}
 
 
-def check(f: CorpusFunction, isa_name: str, boscc: str = "auto") -> tuple[bool, str]:
+def check(f: CorpusFunction, isa_name: str, boscc: str = "auto",
+          n_random: tuple[int, int] = RANDOM) -> tuple[bool, str]:
     """Expand ``f`` for ``isa_name`` and verify it; (ok, table cell)."""
-    ok, cell, _ = check_detailed(f, isa_name, boscc)
+    ok, cell, _ = check_detailed(f, isa_name, boscc, n_random)
     return ok, cell
 
 
-def check_detailed(f: CorpusFunction, isa_name: str, boscc: str = "auto") -> tuple[bool, str, str]:
-    """``check``, plus what a failure printed (the verification's summary and details; "" when ok)."""
+def check_detailed(f: CorpusFunction, isa_name: str, boscc: str = "auto",
+                   n_random: tuple[int, int] = RANDOM) -> tuple[bool, str, str]:
+    """``check``, plus what a failure printed (the verification's summary and details; "" when ok).
+    ``n_random``: the random inputs on a native ISA and on an emulated one."""
     isa = get_isa(isa_name)
-    n_random = 20_000 if isa.run_prefix else 100_000
+    count = n_random[1] if isa.run_prefix else n_random[0]
     try:
         mod = read_file(str(f.source), f.source.read_text(), [str(d) for d in f.include_dirs],
                         cc=isa.preprocessor)
@@ -66,7 +73,7 @@ def check_detailed(f: CorpusFunction, isa_name: str, boscc: str = "auto") -> tup
                  vector_name=e.vector_name, params=[Param(p.name, p.type, p.shape or "varying") for p in e.params],
                  ret=e.ret,
                  isa=isa, include_dirs=f.include_dirs, link_files=f.link, libs=tuple(f.libs) or ("m",),
-                 constants=e.constants, n_random=n_random, bounds=f.bounds)
+                 constants=e.constants, n_random=count, bounds=f.bounds)
     if rep.ok:
         return True, f"{rep.inputs:,} ok", ""
     if rep.not_run is not None:  # compiled and linked; this host cannot run it (emit/host.py)
@@ -78,7 +85,7 @@ def check_detailed(f: CorpusFunction, isa_name: str, boscc: str = "auto") -> tup
 
 
 def table(isas: list[str], jobs: int = 2, boscc: str = "auto", failures: list[str] | None = None,
-          funcs: list[CorpusFunction] | None = None) -> tuple[str, bool]:
+          funcs: list[CorpusFunction] | None = None, n_random: tuple[int, int] = RANDOM) -> tuple[str, bool]:
     """The matrix of ``funcs`` (default: the corpus, the loop kernels and the suite) x ``isas`` as Markdown,
     and whether every cell is ok; ``failures`` (when given) gets one text per failed cell: the function,
     the ISA and what the verification printed."""
@@ -86,7 +93,7 @@ def table(isas: list[str], jobs: int = 2, boscc: str = "auto", failures: list[st
         funcs = corpus() + loop_kernels() + suite_functions()
     cells: dict[tuple[int, str], tuple[bool, str, str]] = {}
     with ThreadPoolExecutor(jobs) as pool:  # (by position: the loop kernels and the suite both have a mandelbrot)
-        futs = {(n, i): pool.submit(check_detailed, f, i, boscc) for n, f in enumerate(funcs) for i in isas}
+        futs = {(n, i): pool.submit(check_detailed, f, i, boscc, n_random) for n, f in enumerate(funcs) for i in isas}
         for key, fut in futs.items():
             cells[key] = fut.result()
             if failures is not None and not cells[key][0]:
@@ -107,9 +114,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--readme", type=Path, help="update the table between <!-- matrix --> markers")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--boscc", choices=("off", "all", "auto"), default="auto")
+    ap.add_argument("--random", default=f"{RANDOM[0]},{RANDOM[1]}", metavar="N,M",
+                    help="random inputs per function, natively and under qemu (default: %(default)s)")
     args = ap.parse_args(argv)
     isas = args.isa or list(ISAS)
-    text, ok = table(isas, args.jobs, args.boscc)
+    try:
+        native, emulated = (int(v) for v in args.random.split(","))
+    except ValueError:
+        ap.error(f"--random: two counts, natively and under qemu (N,M), not {args.random!r}")
+    text, ok = table(isas, args.jobs, args.boscc, n_random=(native, emulated))
     print(text)
     if args.readme:
         readme = args.readme.read_text()

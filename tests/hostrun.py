@@ -1,5 +1,6 @@
 """What a test does where this host cannot run an ISA's code (emit/host.py decides): it still expands
-and compiles (``-Wall -Werror``, the ISA's flags), and skips only the run, saying why."""
+and compiles (``-Wall -Werror``, the ISA's flags), and skips only the run, saying why. And how many
+random inputs the matrix's checks take in the tests."""
 
 from __future__ import annotations
 
@@ -7,6 +8,12 @@ import pytest
 
 from emit import why_not_here
 from emit.host import EXIT_NOT_RUN
+
+#: Random inputs (natively, under qemu) per function in the tests that run mathlib.matrix's check over
+#: many functions (test_matrix, test_boscc, test_kernel_suite), on top of the edge set of 4,096 or
+#: more: a fifth of what ``python -m mathlib.matrix`` takes (100,000 and 20,000), which keeps the
+#: README's test run within its time on a slower CPU (2026-11-28, an AMD EPYC Zen 3: 63 minutes).
+TEST_RANDOM = (20_000, 4_000)
 
 
 def skip_run_unless_host(isa: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from hostrun import TEST_RANDOM
 
 from emit import ISAS, get_isa, why_not_here
 from expand.driver import expand_module
@@ -27,7 +28,7 @@ def expand(name: str, mode: str, isa: str = "sse4.1") -> str:
 @pytest.mark.parametrize("mode", ["off", "all"])
 def test_every_function_every_isa_verifies(mode: str, isa: str) -> None:
     # (auto, the default, is what tests/test_matrix.py checks on every ISA)
-    text, ok = table([isa], boscc=mode)
+    text, ok = table([isa], boscc=mode, n_random=TEST_RANDOM)
     assert ok, text
     if why_not_here(isa) is not None:
         pytest.skip(f"every function compiled and linked for {isa}, not run: {why_not_here(isa)}")

@@ -600,12 +600,17 @@ def assert_allowed_intrinsics(isa: str, text: str) -> None:
 
 
 def op_cases() -> list:
+    """Every run's kinds; the daily loop takes the smoke kinds, the README's run the table at its natural
+    width, the deep run (tests/conftest.py) also the other widths and the variants (multi-register gangs
+    are still in the README's run: the corpus at those widths, test_corpus_function_verifies_bit_exact)."""
     out = []
-    for isa, runs in [*((n, f.ops) for n, f in FACTS.items()), ("base", BASE_OPS)]:
+    for isa, natural, runs in [*((n, f.natural, f.ops) for n, f in FACTS.items()), ("base", 4, BASE_OPS)]:
         for run in runs:
             name = f"{isa}-{run.variant}" if run.variant else isa
             for k in run.kinds:
                 marks = () if k in run.smoke else (pytest.mark.slow,)
+                if k not in run.smoke and (run.lanes != natural or run.variant):
+                    marks = (pytest.mark.slow, pytest.mark.deep)
                 out.append(pytest.param(isa, run, k, marks=marks, id=f"{name}-x{run.lanes}{run.opt}-{k}"))
     return out
 

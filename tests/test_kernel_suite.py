@@ -7,7 +7,7 @@ harness, edge and random inputs, on the three x86 widths); the sizes fit the ben
 from __future__ import annotations
 
 import pytest
-from hostrun import assert_verified
+from hostrun import TEST_RANDOM, assert_verified
 
 from emit import ISAS, get_isa
 from expand.check.verify import Param, verify
@@ -68,7 +68,7 @@ def test_signature_reads_types_and_shapes() -> None:
 @pytest.mark.parametrize("k", EXPANDS, ids=lambda k: k.name)
 def test_kernel_verifies_per_lane_libm(k: Kernel, isa: str) -> None:
     """The matrix's check (mathlib.matrix): libm calls per lane, the suite's parameter ranges."""
-    ok, cell, why = check_detailed(k.corpus_function(), isa)
+    ok, cell, why = check_detailed(k.corpus_function(), isa, n_random=TEST_RANDOM)
     assert ok, f"{cell}\n{why}"
     if cell == "compiled, not run here":
         pytest.skip(f"{k.name} [{isa}]: compiled and linked, not run here")

@@ -19,6 +19,7 @@ import expand_case
 import pytest
 from daily import isas_once_daily
 from expand_case import check_source, expand_source
+from hostrun import TEST_RANDOM
 from isa_check import run_isa_kind
 
 from emit import ISAS, get_isa
@@ -91,7 +92,7 @@ CORPUS = {f.name: f for f in corpus() + loop_kernels()}
 def test_corpus(fn: str, isa: str) -> None:
     """Corpus functions (branches, table reads) and loop kernels verify bit for bit."""
     skip_unless_runs(isa)
-    ok, cell = check(CORPUS[fn], isa)
+    ok, cell = check(CORPUS[fn], isa, n_random=TEST_RANDOM)
     assert ok and cell.endswith(" ok"), cell
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from expand_case import check_source, expand_source
+from hostrun import TEST_RANDOM
 from isa_check import run_isa_kind
 
 from emit import ISAS, get_isa
@@ -72,7 +73,7 @@ CORPUS = {f.name: f for f in corpus() + loop_kernels()}
 def test_corpus(fn: str, isa: str, monkeypatch) -> None:
     """Corpus functions (branches, table reads as gathers) and loop kernels verify bit for bit."""
     monkeypatch.setattr(driver, "GATHERS", True)
-    ok, cell = check(CORPUS[fn], isa)
+    ok, cell = check(CORPUS[fn], isa, n_random=TEST_RANDOM)
     if cell == "compiled, not run here":
         pytest.skip(f"{fn} compiled and linked for {isa}; qemu-aarch64 is not installed")
     assert ok and cell.endswith(" ok"), cell
@@ -81,7 +82,7 @@ def test_corpus(fn: str, isa: str, monkeypatch) -> None:
 @pytest.mark.parametrize("isa", [daily(i) for i in SVE])
 @pytest.mark.parametrize("boscc", ["all", "off"])
 def test_boscc_modes(isa: str, boscc: str) -> None:
-    ok, cell = check(CORPUS["floorf"], isa, boscc=boscc)
+    ok, cell = check(CORPUS["floorf"], isa, boscc=boscc, n_random=TEST_RANDOM)
     if cell == "compiled, not run here":
         pytest.skip(f"compiled and linked for {isa}; qemu-aarch64 is not installed")
     assert ok and cell.endswith(" ok"), cell
