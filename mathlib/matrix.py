@@ -9,7 +9,7 @@ expects). Prints a Markdown table (one row per function, one column per ISA, eac
 compared with 0 mismatches, or what failed); with ``--readme`` it also replaces the table between
 the ``<!-- matrix -->`` markers of that file. Native ISAs get 100,000 random inputs per function,
 emulated ones (run under qemu) 20,000, each on top of the edge set (``--random N,M`` sets the two;
-the README's test run takes fewer: tests/conftest.py ``TEST_RANDOM``). An ISA this host cannot run
+the README's test run takes fewer: tests/hostrun.py ``TEST_RANDOM``). An ISA this host cannot run
 (emit/host.py: AVX-512 on a CPU without it) is expanded, compiled and linked, and its cells say
 "compiled, not run here".
 """
