@@ -23,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from emit import ISAS, get_isa
+from emit.isa import Isa
 from expand.check.verify import Param, verify
 from expand.driver import expand_module
 from expand.ir.diagnostics import ExpandError
@@ -42,6 +43,12 @@ def loop_kernels() -> list[CorpusFunction]:
 #: random inputs per function on a native ISA and on one run under qemu (on top of the edge set)
 RANDOM = (100_000, 20_000)
 
+
+def random_inputs(isa: Isa, n_random: tuple[int, int] = RANDOM) -> int:
+    """The random inputs of ``n_random`` (natively, under qemu) that ``isa`` takes."""
+    return n_random[1] if isa.run_prefix else n_random[0]
+
+
 #: suite kernel -> the diagnostic expand gives for it today (mathlib.suite)
 EXPECTED_DIAGNOSTICS = {k.name: k.diagnostic for k in KERNELS if k.diagnostic}
 
@@ -58,7 +65,6 @@ def check_detailed(f: CorpusFunction, isa_name: str, boscc: str = "auto",
     """``check``, plus what a failure printed (the verification's summary and details; "" when ok).
     ``n_random``: the random inputs on a native ISA and on an emulated one."""
     isa = get_isa(isa_name)
-    count = n_random[1] if isa.run_prefix else n_random[0]
     try:
         mod = read_file(str(f.source), f.source.read_text(), [str(d) for d in f.include_dirs],
                         cc=isa.preprocessor)
@@ -73,7 +79,7 @@ def check_detailed(f: CorpusFunction, isa_name: str, boscc: str = "auto",
                  vector_name=e.vector_name, params=[Param(p.name, p.type, p.shape or "varying") for p in e.params],
                  ret=e.ret,
                  isa=isa, include_dirs=f.include_dirs, link_files=f.link, libs=tuple(f.libs) or ("m",),
-                 constants=e.constants, n_random=count, bounds=f.bounds)
+                 constants=e.constants, n_random=random_inputs(isa, n_random), bounds=f.bounds)
     if rep.ok:
         return True, f"{rep.inputs:,} ok", ""
     if rep.not_run is not None:  # compiled and linked; this host cannot run it (emit/host.py)

@@ -18,7 +18,7 @@ from expand.vecmath import VectorMath
 from frontends.pycparser_frontend import read_file
 from mathlib.kbench import LIBM
 from mathlib.libm import ensure
-from mathlib.matrix import check_detailed
+from mathlib.matrix import check_detailed, random_inputs
 from mathlib.suite import ANCHOR_DIR, KERNELS, KERNELS_DIR, Kernel, ctype_of
 
 EXPANDS = [k for k in KERNELS if k.diagnostic is None]
@@ -91,7 +91,7 @@ def test_kernel_verifies_with_vector_libm(k: Kernel, isa: str) -> None:
     rep = verify(scalar_sources=[k.source], scalar_name=e.scalar_name, vector_c=res.text, vector_name=e.vector_name,
                  params=[Param(p.name, p.type, p.shape or "varying") for p in e.params], ret=e.ret, isa=i,
                  include_dirs=[KERNELS_DIR], link_files=needs.link_files, libs=(*needs.libs, "m"),
-                 constants=e.constants, n_random=TEST_RANDOM[1] if i.run_prefix else TEST_RANDOM[0], bounds=k.bounds)
+                 constants=e.constants, n_random=random_inputs(i, TEST_RANDOM), bounds=k.bounds)
     assert_verified(rep, res.text)
 
 

@@ -1396,8 +1396,8 @@ UBSAN = "-fsanitize=undefined,float-cast-overflow"
 
 
 def _ub_probe(inputs: list[str], isa: IsaLike, wd: Path, scalar_base: list[str], scalar_cflags: list[str],
-              cpp: list[str],
-              sources: Sequence[Path], libs: Sequence[str], cmd: list[str]) -> list[tuple[str, str, str, str]]:
+              cpp: list[str], sources: Sequence[Path], libs: Sequence[str],
+              cmd: list[str]) -> list[tuple[str, str, str, str]]:
     """The harness again, its scalar sources built with ``-fsanitize=undefined``, on ``inputs`` alone
     (its probe mode): [(input, file, line, what)] for each undefined behaviour UBSan reports. Empty when
     there is none, or when the probe cannot be built here."""
